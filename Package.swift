@@ -1,0 +1,68 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Module seams (see README "Architecture"):
+//   LiveModel        plain Sendable values: files, stills, movies, tags, issues. No I/O.
+//   ISOBMFF          pure-Swift, bounds-checked box reader and writer. No C, no rules.
+//   AppleMakerNote   pure-Swift Apple makernote decoder / encoder and its tag table.
+//   CExiv2Shim       C header outside, C++ inside: the only code that touches libexiv2.
+//   CMediaInfo       system library wrapper for libmediainfo's C API (MediaInfoA_*).
+//   LiveReaders      turns bytes (via ISOBMFF, AppleMakerNote, exiv2, mediainfo, ZIP) into the model.
+//   LiveWriters      writes Live Photo metadata (makernote into JPEG, keys + mebx track into MOV).
+//   LiveLintEngine   rule protocol, registry, pairing, configuration, baseline, runner.
+//   Rules            built-in rules, one file per rule (path: "Rules").
+//   Reporters        pure functions from results to text / JSON / SARIF / JUnit / GitHub.
+//   LiveLintCLI      the argument-parser commands; `livelint` is a two-line main.
+let package = Package(
+    name: "livelint",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "livelint", targets: ["livelint"]),
+        .executable(name: "livelint-fixtures", targets: ["livelint-fixtures"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        .target(name: "LiveModel"),
+        .target(name: "ISOBMFF"),
+        .target(name: "AppleMakerNote", dependencies: ["LiveModel"]),
+        .target(
+            name: "CExiv2Shim",
+            cxxSettings: [.unsafeFlags(["-Wno-deprecated-declarations"])],
+            linkerSettings: [.linkedLibrary("exiv2")]
+        ),
+        .systemLibrary(name: "CMediaInfo", pkgConfig: "libmediainfo", providers: [.apt(["libmediainfo-dev"])]),
+        .target(
+            name: "LiveReaders",
+            dependencies: [
+                "LiveModel", "ISOBMFF", "AppleMakerNote", "CExiv2Shim", "CMediaInfo",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .target(name: "LiveWriters", dependencies: ["LiveModel", "ISOBMFF", "AppleMakerNote", "LiveReaders"]),
+        .target(name: "LiveLintEngine", dependencies: ["LiveModel", .product(name: "Yams", package: "Yams")]),
+        .target(name: "Rules", dependencies: ["LiveModel", "LiveLintEngine"], path: "Rules"),
+        .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),
+        .target(
+            name: "LiveLintCLI",
+            dependencies: [
+                "LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "livelint", dependencies: ["LiveLintCLI"]),
+        .executableTarget(name: "livelint-fixtures", dependencies: ["LiveWriters", "LiveReaders", "LiveModel"]),
+
+        .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF"]),
+        .testTarget(name: "AppleMakerNoteTests", dependencies: ["AppleMakerNote", "LiveModel"]),
+        .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "LiveLintEngine", "LiveModel"]),
+        .testTarget(name: "LiveLintEngineTests", dependencies: ["LiveLintEngine", "Rules", "LiveModel"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LiveLintEngine", "LiveModel", "Rules"]),
+        .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveModel", "LiveReaders", "LiveWriters"]),
+    ],
+    cxxLanguageStandard: .cxx14
+)

@@ -1,0 +1,147 @@
+/// What a file is, from its bytes (never from its extension).
+public enum FileKind: String, Sendable, Codable, CaseIterable {
+    case still, movie, livp, unknown
+}
+
+/// The container format sniffed from content.
+public enum ContainerFormat: String, Sendable, Codable, CaseIterable {
+    case jpeg, heic, heif, avif, png, tiff, gif, webp
+    case quicktime, mp4
+    case zip
+    case unknown
+
+    public var kind: FileKind {
+        switch self {
+        case .jpeg, .heic, .heif, .avif, .png, .tiff, .gif, .webp: return .still
+        case .quicktime, .mp4: return .movie
+        case .zip: return .livp
+        case .unknown: return .unknown
+        }
+    }
+
+    /// File name extensions that honestly describe this content (lower case, without dot).
+    public var extensions: Set<String> {
+        switch self {
+        case .jpeg: return ["jpg", "jpeg", "jpe", "jfif"]
+        case .heic: return ["heic", "heif", "hif"]
+        case .heif: return ["heif", "heic", "hif"]
+        case .avif: return ["avif"]
+        case .png: return ["png"]
+        case .tiff: return ["tif", "tiff", "dng"]
+        case .gif: return ["gif"]
+        case .webp: return ["webp"]
+        case .quicktime: return ["mov", "qt"]
+        case .mp4: return ["mp4", "m4v"]
+        case .zip: return ["livp", "zip"]
+        case .unknown: return []
+        }
+    }
+}
+
+/// Everything read from one file. Exactly one of `still`, `movie`, `members` is set for a file
+/// that could be read; `error` is set when it could not be read (whatever was read before the
+/// failure is kept).
+public struct MediaFile: Sendable {
+    /// The path as given or found (relative to the scanned root when scanning).
+    public var path: String
+    public var kind: FileKind
+    public var format: ContainerFormat
+    /// Size in bytes, when known.
+    public var size: Int64?
+    public var still: StillInfo?
+    public var movie: MovieInfo?
+    /// For `.livp` archives: each member, read as a file of its own (paths are `archive.livp!member`).
+    public var members: [MediaFile]?
+    /// Descriptive stream properties from libmediainfo (only filled when asked for, e.g. by `dump`).
+    public var streamProperties: StreamProperties?
+    /// The failure that stopped reading, if any.
+    public var error: ReadIssue?
+    /// Problems that did not stop reading (an unknown box version, a truncated optional table).
+    public var warnings: [ReadIssue]
+
+    public init(
+        path: String, kind: FileKind, format: ContainerFormat, size: Int64? = nil,
+        still: StillInfo? = nil, movie: MovieInfo? = nil, members: [MediaFile]? = nil,
+        streamProperties: StreamProperties? = nil, error: ReadIssue? = nil, warnings: [ReadIssue] = []
+    ) {
+        self.path = path
+        self.kind = kind
+        self.format = format
+        self.size = size
+        self.still = still
+        self.movie = movie
+        self.members = members
+        self.streamProperties = streamProperties
+        self.error = error
+        self.warnings = warnings
+    }
+
+    /// The Live Photo pairing key this file carries: the still's makernote 0x0011, or the
+    /// movie's `com.apple.quicktime.content.identifier`.
+    public var contentIdentifier: String? {
+        still?.contentIdentifier ?? movie?.contentIdentifier
+    }
+
+    /// The file name's extension, lower-cased, without the dot ("" when none).
+    public var pathExtension: String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+}
+
+/// A located problem found while reading. `location` says where: a box path
+/// (`moov/trak[2]/mdia/minf/stbl/stsd`), `makernote/ifd0/entry[3]`, `exif`, or a ZIP member.
+public struct ReadIssue: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Category: String, Sendable, Codable {
+        /// The bytes contradict the format (a size past its parent, a count past the end).
+        case malformed
+        /// Valid, but something we do not read (a box version, an encrypted track).
+        case unsupported
+        /// The operating system refused (missing file, permission, I/O error).
+        case io
+        /// A safety limit tripped (nesting depth, entry count, allocation budget).
+        case limit
+        /// Not a format we read at all.
+        case notMedia
+    }
+
+    public var category: Category
+    public var message: String
+    public var location: String?
+    public var offset: Int64?
+
+    public init(_ category: Category, _ message: String, location: String? = nil, offset: Int64? = nil) {
+        self.category = category
+        self.message = message
+        self.location = location
+        self.offset = offset
+    }
+
+    public var description: String {
+        var s = message
+        if let location { s += " at \(location)" }
+        if let offset { s += " (byte offset \(offset))" }
+        return s
+    }
+}
+
+/// Descriptive properties from libmediainfo, stream by stream, in its own field names.
+public struct StreamProperties: Sendable, Hashable {
+    public struct Stream: Sendable, Hashable {
+        /// "General", "Video", "Audio", "Other", "Image", …
+        public var kind: String
+        public var index: Int
+        public var fields: [MetadataValue.KeyValue]
+        public init(kind: String, index: Int, fields: [MetadataValue.KeyValue]) {
+            self.kind = kind
+            self.index = index
+            self.fields = fields
+        }
+        public func field(_ name: String) -> String? {
+            fields.first { $0.key == name }?.value.stringValue
+        }
+    }
+    public var streams: [Stream]
+    public init(streams: [Stream]) { self.streams = streams }
+}

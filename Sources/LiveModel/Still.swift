@@ -1,0 +1,108 @@
+/// What a still image carries: its geometry, its Exif/XMP/IPTC values and its Apple makernote.
+public struct StillInfo: Sendable {
+    public var width: Int?
+    public var height: Int?
+    /// Exif, XMP and IPTC values as exiv2 names them (`Exif.Image.Make`, `Xmp.GCamera.MotionPhoto`).
+    public var properties: [MetadataProperty]
+    /// The decoded Apple makernote, when the file has one.
+    public var makerNote: AppleMakerNoteInfo?
+    /// Set when a MakerNote is present but is not an Apple one (another maker, or damaged).
+    public var makerNoteIssue: ReadIssue?
+
+    public init(width: Int? = nil, height: Int? = nil, properties: [MetadataProperty] = [],
+                makerNote: AppleMakerNoteInfo? = nil, makerNoteIssue: ReadIssue? = nil) {
+        self.width = width
+        self.height = height
+        self.properties = properties
+        self.makerNote = makerNote
+        self.makerNoteIssue = makerNoteIssue
+    }
+
+    /// Apple makernote tag 0x0011 (ContentIdentifier, formerly MediaGroupUUID): the pairing key.
+    public var contentIdentifier: String? {
+        makerNote?.contentIdentifier
+    }
+
+    public func property(_ key: String) -> MetadataProperty? {
+        properties.first { $0.key == key }
+    }
+
+    public var make: String? { property("Exif.Image.Make")?.value.stringValue }
+    public var model: String? { property("Exif.Image.Model")?.value.stringValue }
+    /// `Exif.Photo.DateTimeOriginal` as written (`YYYY:MM:DD HH:MM:SS`).
+    public var dateTimeOriginal: String? { property("Exif.Photo.DateTimeOriginal")?.value.stringValue }
+}
+
+/// One Exif / XMP / IPTC value.
+public struct MetadataProperty: Sendable, Hashable {
+    /// exiv2's key, e.g. `Exif.Photo.DateTimeOriginal`.
+    public var key: String
+    /// exiv2's type name (`Ascii`, `Short`, `XmpText`, …).
+    public var type: String
+    public var value: MetadataValue
+    public init(key: String, type: String, value: MetadataValue) {
+        self.key = key
+        self.type = type
+        self.value = value
+    }
+    /// `Exif`, `Xmp` or `Iptc`.
+    public var family: String { String(key.prefix { $0 != "." }) }
+}
+
+/// A decoded Apple makernote (`Apple iOS\0`, version, `MM`, IFD at offset 14).
+public struct AppleMakerNoteInfo: Sendable, Hashable {
+    /// The 2-byte version after the signature (1 on every device seen).
+    public var version: UInt16
+    public var tags: [MakerAppleTag]
+    /// Problems in individual entries that did not stop the decode.
+    public var issues: [ReadIssue]
+
+    public init(version: UInt16, tags: [MakerAppleTag], issues: [ReadIssue] = []) {
+        self.version = version
+        self.tags = tags
+        self.issues = issues
+    }
+
+    public func tag(_ id: UInt16) -> MakerAppleTag? { tags.first { $0.tag == id } }
+
+    /// Tag 0x0011 as a string (trimmed of trailing NULs), the Live Photo pairing key.
+    public var contentIdentifier: String? {
+        guard let t = tag(0x0011) else { return nil }
+        switch t.value {
+        case .string(let s): return s
+        case .bytes(let b):
+            let trimmed = b.prefix { $0 != 0 }
+            return String(decoding: trimmed, as: UTF8.self)
+        default: return t.value.displayString
+        }
+    }
+}
+
+/// One Apple makernote entry.
+public struct MakerAppleTag: Sendable, Hashable {
+    public var tag: UInt16
+    /// exiftool's name (`ContentIdentifier`), or `Apple_0xNNNN` when the table has none.
+    public var name: String
+    /// Other names the same tag is known by (`MediaGroupUUID` for 0x0011).
+    public var aliases: [String]
+    /// The TIFF type's name (`int32s`, `string`, `undef`, `rational64s`, …).
+    public var type: String
+    /// The TIFF count (number of values of `type`).
+    public var count: UInt32
+    public var value: MetadataValue
+
+    public init(tag: UInt16, name: String, aliases: [String] = [], type: String, count: UInt32, value: MetadataValue) {
+        self.tag = tag
+        self.name = name
+        self.aliases = aliases
+        self.type = type
+        self.count = count
+        self.value = value
+    }
+
+    /// `0x0011` style.
+    public var hexID: String {
+        let h = String(tag, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 4 - h.count)) + h
+    }
+}

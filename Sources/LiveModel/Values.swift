@@ -1,0 +1,104 @@
+/// A metadata value as read from a file, typed as the file declared it.
+///
+/// Readers map every source (TIFF types, QuickTime well-known data types, mediainfo strings)
+/// onto these few cases; `bytes` keeps anything we do not interpret, so nothing is lost.
+public indirect enum MetadataValue: Sendable, Hashable {
+    case string(String)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case bytes([UInt8])
+    case array([MetadataValue])
+    /// An ordered dictionary (e.g. a decoded binary plist); order is the file's.
+    case dictionary([KeyValue])
+    case bool(Bool)
+
+    public struct KeyValue: Sendable, Hashable {
+        public var key: String
+        public var value: MetadataValue
+        public init(_ key: String, _ value: MetadataValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The value as a signed integer, when it is a whole number that fits.
+    public var intValue: Int64? {
+        switch self {
+        case .int(let v): return v
+        case .uint(let v): return v <= UInt64(Int64.max) ? Int64(v) : nil
+        case .double(let d): return d.rounded() == d && abs(d) < 9.2e18 ? Int64(d) : nil
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let v): return Double(v)
+        case .uint(let v): return Double(v)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    /// A compact, human-readable rendering used by text reports.
+    public var displayString: String {
+        switch self {
+        case .string(let s): return s
+        case .int(let v): return String(v)
+        case .uint(let v): return String(v)
+        case .double(let d): return MetadataValue.format(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .bytes(let b): return MetadataValue.hex(b, limit: 64)
+        case .array(let a): return "[" + a.map(\.displayString).joined(separator: ", ") + "]"
+        case .dictionary(let d): return "{" + d.map { "\($0.key): \($0.value.displayString)" }.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// Lower-case hex, space-free; long runs are cut with a byte count so text stays readable.
+    public static func hex(_ bytes: [UInt8], limit: Int = .max) -> String {
+        let digits = Array("0123456789abcdef")
+        var out = ""
+        out.reserveCapacity(min(bytes.count, limit) * 2)
+        for b in bytes.prefix(limit) {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+        }
+        if bytes.count > limit { out += "… (\(bytes.count) bytes)" }
+        return out
+    }
+
+    /// Shortest round-tripping decimal, without a trailing ".0" on whole numbers.
+    public static func format(_ d: Double) -> String {
+        if d.isFinite, d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+}
+
+/// Four-character codes (box types, handlers, sample entry formats) as readable strings.
+public enum FourCC {
+    public static func string(_ value: UInt32) -> String {
+        let bytes = [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        // Apple's © boxes and other non-ASCII types: keep them legible and unambiguous.
+        return bytes.map { $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : String(format4($0)) }.joined()
+    }
+
+    private static func format4(_ b: UInt8) -> String {
+        b == 0xA9 ? "©" : "\\x" + MetadataValue.hex([b])
+    }
+
+    public static func value(_ s: String) -> UInt32 {
+        var v: UInt32 = 0
+        for b in s.utf8.prefix(4) { v = (v << 8) | UInt32(b) }
+        return v
+    }
+}

@@ -1,0 +1,2 @@
+import LiveLintCLI
+LiveLint.main()

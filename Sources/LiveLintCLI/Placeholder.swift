@@ -1,1 +1,2 @@
-// placeholder
+import ArgumentParser
+public struct LiveLint: ParsableCommand { public init() {} }

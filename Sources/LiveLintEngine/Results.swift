@@ -1,0 +1,124 @@
+import LiveModel
+
+/// How serious a finding is. Ordered: `info` < `warning` < `error`.
+public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+    case info, warning, error
+
+    private var rank: Int {
+        switch self {
+        case .info: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One problem a rule found. Paths in `files` are relative to the scanned root.
+public struct Finding: Sendable, Hashable {
+    /// The rule's public identifier (`identifier-mismatch`).
+    public var ruleID: String
+    public var severity: Severity
+    /// What is wrong, quoting the offending values.
+    public var message: String
+    /// Every file involved, sorted.
+    public var files: [String]
+    /// How to fix it, kept apart from the message.
+    public var fixHint: String?
+    /// Where the rule is documented (`docs/rules/<id>.md` or a URL).
+    public var documentation: String
+
+    public init(ruleID: String, severity: Severity, message: String, files: [String],
+                fixHint: String? = nil, documentation: String) {
+        self.ruleID = ruleID
+        self.severity = severity
+        self.message = message
+        self.files = files
+        self.fixHint = fixHint
+        self.documentation = documentation
+    }
+}
+
+/// How a still and a movie were tied together.
+public enum PairingMethod: String, Sendable, Codable {
+    /// Both halves carry the same content identifier.
+    case contentIdentifier = "content-identifier"
+    /// Same (or export-style) file name stem, identifiers absent or not matching anything.
+    case name
+    /// A lone half: nothing to pair it with.
+    case unpaired
+    /// Both halves are members of one `.livp` archive.
+    case archive
+}
+
+/// A pair (or a lone half) as the lint saw it.
+public struct PairRecord: Sendable, Hashable {
+    public var still: String?
+    public var movie: String?
+    public var contentIdentifier: String?
+    public var pairedBy: PairingMethod
+
+    public init(still: String?, movie: String?, contentIdentifier: String?, pairedBy: PairingMethod) {
+        self.still = still
+        self.movie = movie
+        self.contentIdentifier = contentIdentifier
+        self.pairedBy = pairedBy
+    }
+}
+
+/// Every file the scan looked at, so CI can tell what was read and what was skipped.
+public struct ScannedFile: Sendable, Hashable {
+    public var path: String
+    public var kind: FileKind
+    public var format: ContainerFormat
+    /// Why the file could not be read, or nil.
+    public var error: String?
+
+    public init(path: String, kind: FileKind, format: ContainerFormat, error: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.format = format
+        self.error = error
+    }
+}
+
+public struct LintSummary: Sendable, Hashable {
+    public var files: Int
+    public var pairs: Int
+    public var errors: Int
+    public var warnings: Int
+    public var infos: Int
+    /// Findings the baseline accepted (not in `findings`).
+    public var baselined: Int
+    public init(files: Int, pairs: Int, errors: Int, warnings: Int, infos: Int, baselined: Int = 0) {
+        self.files = files
+        self.pairs = pairs
+        self.errors = errors
+        self.warnings = warnings
+        self.infos = infos
+        self.baselined = baselined
+    }
+}
+
+/// The whole outcome of a lint run, in a deterministic (sorted) order.
+public struct LintResult: Sendable, Hashable {
+    /// Display name of what was scanned (the root folder, or "." for several paths).
+    public var root: String
+    public var files: [ScannedFile]
+    public var pairs: [PairRecord]
+    public var findings: [Finding]
+    public var summary: LintSummary
+
+    public init(root: String, files: [ScannedFile], pairs: [PairRecord], findings: [Finding], summary: LintSummary) {
+        self.root = root
+        self.files = files
+        self.pairs = pairs
+        self.findings = findings
+        self.summary = summary
+    }
+
+    /// The exit code a CI job gates on: 1 when any finding is at or above `failOn`, else 0.
+    public func exitCode(failOn: Severity) -> Int32 {
+        findings.contains { $0.severity >= failOn } ? 1 : 0
+    }
+}

@@ -122,3 +122,20 @@ public struct LintResult: Sendable, Hashable {
         findings.contains { $0.severity >= failOn } ? 1 : 0
     }
 }
+
+/// What a reporter needs to know of a rule (SARIF `tool.driver.rules`, text legends).
+/// The engine's full rule description produces it; reporters never see rule code.
+public struct RuleSummary: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var summary: String
+    public var defaultSeverity: Severity
+    public var documentation: String
+    public init(id: String, name: String, summary: String, defaultSeverity: Severity, documentation: String) {
+        self.id = id
+        self.name = name
+        self.summary = summary
+        self.defaultSeverity = defaultSeverity
+        self.documentation = documentation
+    }
+}

@@ -34,7 +34,7 @@ let package = Package(
             cxxSettings: [.unsafeFlags(["-Wno-deprecated-declarations"])],
             linkerSettings: [.linkedLibrary("exiv2")]
         ),
-        .systemLibrary(name: "CMediaInfo", pkgConfig: "libmediainfo", providers: [.apt(["libmediainfo-dev"])]),
+        .systemLibrary(name: "CMediaInfo", providers: [.apt(["libmediainfo-dev"])]),
         .target(
             name: "LiveReaders",
             dependencies: [

@@ -1,0 +1,108 @@
+import LiveLintEngine
+import LiveModel
+
+/// The output formats of `livelint lint --reporter`.
+public enum LintReportFormat: String, Sendable, CaseIterable {
+    /// Readable blocks per pair with findings, then scan-wide findings and a summary line.
+    case text
+    /// One JSON document (`Schemas/lint.schema.json`).
+    case json
+    /// JSON Lines: one finding object per line, then one summary line.
+    case jsonl
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    case sarif
+    /// JUnit XML, one test case per pair and per scan-wide rule.
+    case junit
+    /// GitHub Actions workflow commands (`::error file=…,title=…::…`).
+    case github
+}
+
+/// The output formats of `livelint dump`.
+public enum DumpFormat: String, Sendable, CaseIterable {
+    /// Grouped, aligned sections for people.
+    case text
+    /// One JSON document (`Schemas/dump.schema.json`).
+    case json
+}
+
+/// Knobs for the lint reporters. Every field has a default that suits a terminal.
+public struct LintReportOptions: Sendable {
+    /// Text: also list the pairs that have no findings.
+    public var verbose: Bool
+    /// Text: ANSI colour on severities and headings.
+    public var color: Bool
+    /// SARIF `tool.driver.informationUri`: the project's home page (absolute URI). Omitted when nil.
+    public var informationURI: String?
+    /// Prefix turning a finding's relative documentation path (`docs/rules/<id>.md`) into an
+    /// absolute link in SARIF `helpUri` (e.g. `https://host/repo/blob/main/`). When nil the
+    /// documentation reference is written as given.
+    public var documentationBaseURI: String?
+
+    public init(verbose: Bool = false, color: Bool = false, informationURI: String? = nil,
+                documentationBaseURI: String? = nil) {
+        self.verbose = verbose
+        self.color = color
+        self.informationURI = informationURI
+        self.documentationBaseURI = documentationBaseURI
+    }
+
+    /// The documentation reference as a link: absolute references are kept, relative ones get
+    /// `documentationBaseURI` in front (with exactly one `/` between).
+    func documentationLink(_ reference: String) -> String {
+        guard let base = documentationBaseURI, !reference.contains("://") else { return reference }
+        let trimmedBase = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let trimmedRef = reference.hasPrefix("/") ? String(reference.dropFirst()) : reference
+        return trimmedBase + "/" + trimmedRef
+    }
+}
+
+/// Knobs for the dump reporters.
+public struct DumpOptions: Sendable {
+    /// Text: show every timed-metadata sample instead of the first `sampleLimit`.
+    public var allSamples: Bool
+    /// Text: how many samples per metadata track are shown when `allSamples` is off.
+    public var sampleLimit: Int
+    /// Text: values longer than this many characters are cut (`… (N chars)`).
+    public var valueWidth: Int
+    /// Text: ANSI colour on headings and problems.
+    public var color: Bool
+
+    public init(allSamples: Bool = false, sampleLimit: Int = 5, valueWidth: Int = 80, color: Bool = false) {
+        self.allSamples = allSamples
+        self.sampleLimit = sampleLimit
+        self.valueWidth = valueWidth
+        self.color = color
+    }
+}
+
+/// The single entry point the CLI calls for `lint` output.
+public enum LintReporters {
+    /// Renders `result` in `format`. Every format ends with a newline.
+    /// - Parameters:
+    ///   - rules: descriptions of the rules that ran (SARIF `tool.driver.rules`); may be empty.
+    ///   - toolVersion: livelint's version, written by the JSON-based formats.
+    ///   - failOn: JUnit marks findings at or above this severity as `<failure>`.
+    public static func render(_ result: LintResult, format: LintReportFormat, rules: [RuleSummary] = [],
+                              toolVersion: String, failOn: Severity = .error,
+                              options: LintReportOptions = LintReportOptions()) -> String {
+        switch format {
+        case .text: return LintTextReporter.render(result, options: options)
+        case .json: return LintJSONReporter.render(result, toolVersion: toolVersion)
+        case .jsonl: return LintJSONLinesReporter.render(result, toolVersion: toolVersion)
+        case .sarif: return SARIFReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
+        case .junit: return JUnitReporter.render(result, failOn: failOn)
+        case .github: return GitHubReporter.render(result)
+        }
+    }
+}
+
+/// The single entry point the CLI calls for `dump` output.
+public enum DumpReporters {
+    /// Renders the files in `format`. Every format ends with a newline.
+    public static func render(_ files: [MediaFile], format: DumpFormat, options: DumpOptions = DumpOptions()) -> String {
+        switch format {
+        case .text: return DumpTextReporter.render(files, options: options)
+        case .json: return DumpJSONReporter.render(files, options: options)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import LiveModel
+
+/// A JSON value with a deterministic writer: keys sorted by their UTF-8 bytes, 2-space
+/// pretty-printing (or one compact line), and no way to produce an invalid document
+/// (non-finite doubles become `null`; see `JSON.number(_:)` for metadata values).
+///
+/// Foundation's `JSONSerialization` is not used on purpose: its number formatting and slash
+/// escaping differ between platforms, and golden files must be byte-stable.
+enum JSON: Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
+
+    /// `.string` or `.null`.
+    static func string(_ s: String?) -> JSON { s.map(JSON.string) ?? .null }
+    /// A finite double as a number; NaN and infinities as `null` (JSON has no spelling for them).
+    static func number(_ d: Double?) -> JSON {
+        guard let d, d.isFinite else { return .null }
+        return .double(d)
+    }
+    static func integer<I: BinaryInteger>(_ i: I?) -> JSON {
+        guard let i else { return .null }
+        if let v = Int64(exactly: i) { return .int(v) }
+        if let v = UInt64(exactly: i) { return .uint(v) }
+        return .null
+    }
+
+    /// Pretty-printed with 2-space indentation, `"key": value`, ending without a newline.
+    func pretty() -> String {
+        var out = ""
+        write(into: &out, indent: 0, pretty: true)
+        return out
+    }
+
+    /// One line, no insignificant whitespace (JSON Lines).
+    func compact() -> String {
+        var out = ""
+        write(into: &out, indent: 0, pretty: false)
+        return out
+    }
+
+    private func write(into out: inout String, indent: Int, pretty: Bool) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .uint(let u): out += String(u)
+        case .double(let d): out += JSON.format(d)
+        case .string(let s): JSON.quote(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { JSON.newline(&out, indent + 1) }
+                item.write(into: &out, indent: indent + 1, pretty: pretty)
+            }
+            if pretty { JSON.newline(&out, indent) }
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            // Byte order, not String's Unicode collation, so every platform sorts alike.
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (i, key) in keys.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { JSON.newline(&out, indent + 1) }
+                JSON.quote(key, into: &out)
+                out += pretty ? ": " : ":"
+                members[key, default: .null].write(into: &out, indent: indent + 1, pretty: pretty)
+            }
+            if pretty { JSON.newline(&out, indent) }
+            out += "}"
+        }
+    }
+
+    private static func newline(_ out: inout String, _ indent: Int) {
+        out += "\n"
+        out += String(repeating: "  ", count: indent)
+    }
+
+    /// Shortest round-tripping form; whole numbers without a fraction (`2`, not `2.0`).
+    static func format(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"  // Swift prints `1e-05`, `1.5e+20`: valid JSON numbers.
+    }
+
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let h = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSON {
+    /// A `MetadataValue` as natural JSON: strings, numbers, booleans, arrays, objects.
+    /// Bytes become one lower-case hex string (`"0a1b"`); NaN and ±infinity become the strings
+    /// `"NaN"`, `"Infinity"`, `"-Infinity"` so the value is kept and the document stays valid.
+    /// A dictionary with a repeated key keeps the first value (JSON objects cannot repeat keys).
+    init(_ value: MetadataValue) {
+        switch value {
+        case .string(let s): self = .string(s)
+        case .int(let i): self = .int(i)
+        case .uint(let u): self = .uint(u)
+        case .bool(let b): self = .bool(b)
+        case .bytes(let b): self = .string(MetadataValue.hex(b))
+        case .double(let d):
+            if d.isFinite { self = .double(d) } else if d.isNaN { self = .string("NaN") } else {
+                self = .string(d > 0 ? "Infinity" : "-Infinity")
+            }
+        case .array(let a): self = .array(a.map(JSON.init))
+        case .dictionary(let kvs): self = .object(JSON.firstWins(kvs.map { ($0.key, JSON($0.value)) }))
+        }
+    }
+
+    /// An object from ordered pairs, keeping the first value of a repeated key.
+    static func firstWins(_ pairs: [(String, JSON)]) -> [String: JSON] {
+        var out: [String: JSON] = [:]
+        for (k, v) in pairs where out[k] == nil { out[k] = v }
+        return out
+    }
+
+    /// A `ReadIssue` as `{category, location, message, offset}` (location/offset null when unknown).
+    init(_ issue: ReadIssue) {
+        self = .object([
+            "message": .string(issue.message),
+            "category": .string(issue.category.rawValue),
+            "location": .string(issue.location),
+            "offset": .integer(issue.offset),
+        ])
+    }
+}

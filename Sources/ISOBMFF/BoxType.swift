@@ -1,0 +1,48 @@
+/// A four-character box, handler or sample-entry code, kept as its 32-bit value.
+///
+/// String literals map each Unicode scalar up to U+00FF to one byte, so `"©xyz"` is the
+/// Apple `udta` atom `A9 78 79 7A`.
+public struct BoxType: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public var rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public init(_ string: String) {
+        var v: UInt32 = 0
+        var n = 0
+        for scalar in string.unicodeScalars.prefix(4) {
+            v = (v << 8) | (scalar.value <= 0xFF ? scalar.value : 0x3F)
+            n += 1
+        }
+        while n < 4 { v = (v << 8) | 0x20; n += 1 }
+        rawValue = v
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+
+    /// The four bytes, big-endian.
+    public var bytes: [UInt8] {
+        [UInt8(rawValue >> 24), UInt8((rawValue >> 16) & 0xFF), UInt8((rawValue >> 8) & 0xFF), UInt8(rawValue & 0xFF)]
+    }
+
+    /// Printable ASCII as is, 0xA9 as `©`, anything else as `\xNN`.
+    public var description: String {
+        var s = ""
+        for b in bytes {
+            if b >= 0x20 && b < 0x7F {
+                s.unicodeScalars.append(UnicodeScalar(b))
+            } else if b == 0xA9 {
+                s += "©"
+            } else {
+                let digits = Array("0123456789abcdef")
+                s += "\\x" + String(digits[Int(b >> 4)]) + String(digits[Int(b & 0xF)])
+            }
+        }
+        return s
+    }
+
+    /// True when all four bytes are printable ASCII or `©` (used to tell boxes from garbage).
+    public var looksLikeBoxType: Bool {
+        bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0xA9 }
+    }
+}

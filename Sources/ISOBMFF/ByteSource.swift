@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Random-access, read-only bytes: a file or a buffer.
+///
+/// `read(at:count:)` returns exactly `count` bytes or throws; reading past `size` is a
+/// `malformed` error ("truncated"), an operating-system failure is `io`.
+public protocol ByteSource: Sendable {
+    var size: Int64 { get }
+    func read(at offset: Int64, count: Int) throws(ReadError) -> [UInt8]
+}
+
+extension ByteSource {
+    /// Throws unless `[offset, offset + count)` lies inside the source.
+    func checkRange(_ offset: Int64, _ count: Int) throws(ReadError) {
+        guard offset >= 0, count >= 0 else {
+            throw ReadError(.malformed, "negative read range", offset: offset)
+        }
+        let (end, overflow) = offset.addingReportingOverflow(Int64(count))
+        guard !overflow, end <= size else {
+            throw ReadError(.malformed, "read of \(count) bytes past the end of the data (size \(size))", offset: offset)
+        }
+    }
+}
+
+/// Bytes held in memory.
+public struct MemoryByteSource: ByteSource {
+    public let bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public var size: Int64 { Int64(bytes.count) }
+    public func read(at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
+        try checkRange(offset, count)
+        let start = Int(offset)
+        return Array(bytes[start..<(start + count)])
+    }
+}
+
+/// A file opened read-only (`O_RDONLY | O_CLOEXEC`) and read with `pread`. It never writes.
+/// The descriptor is closed when the last reference goes away. `bytesRead` counts every byte
+/// returned, for performance reports (the movie reader never reads `mdat` payloads it does not need).
+public final class FileByteSource: ByteSource, @unchecked Sendable {
+    // @unchecked: `fd` and `size` are immutable after init; the counter is guarded by `lock`.
+    private let fd: Int32
+    public let size: Int64
+    public let path: String
+    private let lock = Lock()
+    private var _bytesRead: Int64 = 0
+    private var _reads: Int = 0
+
+    /// Opens `path`. Throws `io` when it cannot be opened or is not a regular file.
+    public init(path: String) throws(ReadError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ReadError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw ReadError(.io, "cannot stat \(path): \(message)")
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw ReadError(.io, "\(path) is not a regular file")
+        }
+        self.fd = fd
+        self.size = Int64(st.st_size)
+    }
+
+    deinit { close(fd) }
+
+    /// Total bytes returned by `read` so far.
+    public var bytesRead: Int64 { lock.withLock { _bytesRead } }
+    /// Number of `read` calls so far.
+    public var readCount: Int { lock.withLock { _reads } }
+
+    public func read(at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
+        try checkRange(offset, count)
+        if count == 0 { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        var failure: Int32 = 0
+        buffer.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            while done < count {
+                let n = pread(fd, base + done, count - done, off_t(offset + Int64(done)))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { return }  // file shrank under us
+                done += n
+            }
+        }
+        if failure != 0 {
+            throw ReadError(.io, "read failed: \(String(cString: strerror(failure)))", offset: offset)
+        }
+        guard done == count else {
+            throw ReadError(.io, "file ended after \(done) of \(count) bytes (changed while reading?)", offset: offset)
+        }
+        lock.withLock {
+            _bytesRead += Int64(count)
+            _reads += 1
+        }
+        return buffer
+    }
+}
+
+/// A minimal mutex (pthread), so the module needs neither Foundation nor newer OS versions.
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+    func withLock<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}

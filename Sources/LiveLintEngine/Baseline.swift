@@ -1,0 +1,123 @@
+import Foundation
+import LiveModel
+
+/// Findings accepted as they are, so that only new ones fail CI (model: SwiftLint `Baseline`).
+///
+/// Stored as JSON with sorted keys — `{"findings": [{"files": [...], "message": "...", "rule": "..."}],
+/// "version": 1}` — with paths relative to the scanned root. A finding is baselined when an entry has
+/// the same rule and the same files; each entry accepts one finding (exact message matches are
+/// used up first), so a second, new problem of the same rule on the same files still shows.
+public struct Baseline: Sendable, Hashable {
+    public struct Entry: Codable, Sendable, Hashable, Comparable {
+        public var rule: String
+        public var files: [String]
+        public var message: String
+
+        public init(rule: String, files: [String], message: String) {
+            self.rule = rule
+            self.files = files.sorted()
+            self.message = message
+        }
+
+        public static func < (a: Entry, b: Entry) -> Bool {
+            if a.rule != b.rule { return a.rule < b.rule }
+            if a.files != b.files { return a.files.lexicographicallyPrecedes(b.files) }
+            return a.message < b.message
+        }
+    }
+
+    public static let currentVersion = 1
+    /// Sorted.
+    public private(set) var entries: [Entry]
+
+    public init(entries: [Entry]) { self.entries = entries.sorted() }
+
+    /// A baseline accepting exactly these findings.
+    public init(findings: [Finding]) {
+        self.init(entries: findings.map { Entry(rule: $0.ruleID, files: $0.files, message: $0.message) })
+    }
+
+    private struct File: Codable {
+        var version: Int
+        var findings: [Entry]
+    }
+
+    /// The JSON text, sorted keys, one field per line, ending in a newline.
+    public func jsonData() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and arrays cannot fail.
+        let data = (try? encoder.encode(File(version: Self.currentVersion, findings: entries))) ?? Data()
+        return data + Data("\n".utf8)
+    }
+
+    /// Writes the baseline to `path` (atomically).
+    public func write(to path: String) throws(BaselineError) {
+        do {
+            try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw BaselineError(file: path, reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads a baseline written by ``write(to:)``.
+    public static func load(from path: String) throws(BaselineError) -> Baseline {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw BaselineError(file: path, reason: "cannot read: \(error.localizedDescription)")
+        }
+        return try decode(data, source: path)
+    }
+
+    /// Parses baseline JSON; `source` names it in errors.
+    public static func decode(_ data: Data, source: String) throws(BaselineError) -> Baseline {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch {
+            throw BaselineError(file: source, reason: "not a livelint baseline: \(error)")
+        }
+        guard file.version == currentVersion else {
+            throw BaselineError(file: source, reason: "unsupported version \(file.version) (this livelint reads version \(currentVersion))")
+        }
+        return Baseline(entries: file.findings)
+    }
+
+    /// Splits findings into those the baseline does not know (kept, in their order) and a count of
+    /// those it accepts.
+    public func filter(_ findings: [Finding]) -> (kept: [Finding], baselined: Int) {
+        struct Subject: Hashable { var rule: String; var files: [String] }
+        var exact: [Entry: Int] = [:]
+        for e in entries { exact[e, default: 0] += 1 }
+        var keptIndices: [Int] = []
+        // First pass: exact matches (rule, files, message).
+        for (i, f) in findings.enumerated() {
+            let e = Entry(rule: f.ruleID, files: f.files, message: f.message)
+            if let n = exact[e], n > 0 { exact[e] = n - 1 } else { keptIndices.append(i) }
+        }
+        // Second pass: what is left of the baseline, by rule and files only (the message may
+        // quote a value that changed).
+        var loose: [Subject: Int] = [:]
+        for (e, n) in exact where n > 0 { loose[Subject(rule: e.rule, files: e.files), default: 0] += n }
+        var kept: [Finding] = []
+        for i in keptIndices {
+            let f = findings[i]
+            let s = Subject(rule: f.ruleID, files: f.files.sorted())
+            if let n = loose[s], n > 0 { loose[s] = n - 1 } else { kept.append(f) }
+        }
+        return (kept, findings.count - kept.count)
+    }
+}
+
+/// A baseline file that cannot be read or written.
+public struct BaselineError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var reason: String
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+    public var description: String { "\(file): \(reason)" }
+}

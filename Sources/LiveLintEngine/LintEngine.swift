@@ -1,0 +1,158 @@
+import LiveModel
+
+/// The rules a run can use, looked up by id (or alias), in id order.
+/// The `Rules` module provides the built-in list; the engine never imports it.
+public struct RuleRegistry: Sendable {
+    /// Every rule, sorted by identifier. When two rules share an identifier the first given wins.
+    public let rules: [any Rule.Type]
+    private let byName: [String: any Rule.Type]
+
+    public init(_ rules: [any Rule.Type]) {
+        var byName: [String: any Rule.Type] = [:]
+        var unique: [any Rule.Type] = []
+        for rule in rules where byName[rule.description.identifier] == nil {
+            byName[rule.description.identifier] = rule
+            unique.append(rule)
+        }
+        for rule in unique {
+            for alias in rule.description.aliases where byName[alias] == nil { byName[alias] = rule }
+        }
+        self.rules = unique.sorted { $0.description.identifier < $1.description.identifier }
+        self.byName = byName
+    }
+
+    /// The rule with this identifier or alias.
+    public func rule(_ id: String) -> (any Rule.Type)? { byName[id] }
+
+    public var descriptions: [RuleDescription] { rules.map { $0.description } }
+
+    /// What reporters need (SARIF rule metadata, legends), in id order.
+    public var summaries: [RuleSummary] { rules.map { $0.description.ruleSummary } }
+}
+
+/// Runs rules over a scan: pairs the halves, asks every enabled rule, turns what they say into
+/// sorted ``Finding``s, drops baselined ones and counts the rest.
+///
+/// ```swift
+/// let engine = try LintEngine(rules: builtinRules, configuration: config, baseline: baseline)
+/// let result = engine.run(files: mediaFiles, root: "Photos")
+/// ```
+public struct LintEngine: Sendable {
+    private struct Active {
+        var id: String
+        var severity: Severity
+        var documentation: String
+        var rule: any Rule
+    }
+
+    private let active: [Active]
+    public let configuration: Configuration
+    public let baseline: Baseline?
+
+    /// Builds the engine: each rule is on or off per its default, unless the configuration mentions
+    /// it (mentioning a rule turns it on, unless it says `off` / `enabled: false`), at its default
+    /// severity unless overridden, with its declared options overlaid by configured ones.
+    /// Throws when the configuration names a rule or option that `rules` does not have.
+    public init(rules: [any Rule.Type], configuration: Configuration = .default, baseline: Baseline? = nil) throws(ConfigurationError) {
+        let registry = RuleRegistry(rules)
+        try configuration.validate(against: registry.rules)
+        var active: [Active] = []
+        for type in registry.rules {
+            let d = type.description
+            let setting = configuration.rules[d.identifier]
+            let enabled = setting.map { $0.enabled ?? true } ?? d.enabledByDefault
+            guard enabled else { continue }
+            var options = d.defaultOptions
+            for (name, value) in setting?.options ?? [:] { options.values[name] = value }
+            var rule = type.init()
+            rule.apply(options: options)
+            active.append(Active(id: d.identifier, severity: setting?.severity ?? d.defaultSeverity,
+                                 documentation: d.documentation, rule: rule))
+        }
+        self.active = active
+        self.configuration = configuration
+        self.baseline = baseline
+    }
+
+    /// The identifiers of the rules this engine runs, sorted.
+    public var enabledRuleIDs: [String] { active.map(\.id) }
+
+    /// Lints one scan. `files` are the readers' output with paths relative to the scanned root;
+    /// `root` is only the display name carried into the result.
+    ///
+    /// The result's `files` lists every file and every `.livp` member (sorted by path);
+    /// `summary.files` is that count, and `summary.pairs` counts complete pairs (lone halves are
+    /// in `pairs` as `.unpaired` but not counted). Findings are sorted by first file, rule id,
+    /// message. Files that are not media at all are listed with their error and are not findings.
+    public func run(files: [MediaFile], root: String) -> LintResult {
+        var everyFile: [MediaFile] = []
+        everyFile.reserveCapacity(files.count)
+        for file in files {
+            everyFile.append(file)
+            everyFile += file.members ?? []
+        }
+        let scanned = everyFile
+            .map { ScannedFile(path: $0.path, kind: $0.kind, format: $0.format, error: $0.error?.description) }
+            .sorted { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
+
+        let pairs = Pairing.pair(files)
+
+        var findings: [Finding] = []
+        func add(_ violations: [Violation], from rule: Active) {
+            for v in violations {
+                findings.append(Finding(ruleID: rule.id, severity: rule.severity, message: v.message,
+                                        files: Array(Set(v.files)).sorted(), fixHint: v.fixHint,
+                                        documentation: rule.documentation))
+            }
+        }
+        var scanContext: ScanContext?
+        for rule in active {
+            switch rule.rule {
+            case let r as any FileRule:
+                for file in everyFile { add(r.check(file: file), from: rule) }
+            case let r as any PairRule:
+                for pair in pairs { add(r.check(pair: pair), from: rule) }
+            case let r as any ScanRule:
+                if scanContext == nil { scanContext = ScanContext(pairs: pairs) }
+                if let scanContext { add(r.check(scan: scanContext), from: rule) }
+            default:
+                continue
+            }
+        }
+        findings.sort(by: Self.findingOrder)
+
+        var baselined = 0
+        if let baseline {
+            let (kept, dropped) = baseline.filter(findings)
+            findings = kept
+            baselined = dropped
+        }
+        let summary = LintSummary(
+            files: scanned.count,
+            pairs: pairs.filter(\.isComplete).count,
+            errors: findings.filter { $0.severity == .error }.count,
+            warnings: findings.filter { $0.severity == .warning }.count,
+            infos: findings.filter { $0.severity == .info }.count,
+            baselined: baselined)
+        return LintResult(root: root, files: scanned, pairs: pairs.map(\.record), findings: findings, summary: summary)
+    }
+
+    /// The order of findings: first file, rule id, message, then the remaining files and severity.
+    public static func findingOrder(_ a: Finding, _ b: Finding) -> Bool {
+        let fa = a.files.first ?? "", fb = b.files.first ?? ""
+        if fa != fb { return fa < fb }
+        if a.ruleID != b.ruleID { return a.ruleID < b.ruleID }
+        if a.message != b.message { return a.message < b.message }
+        if a.files != b.files { return a.files.lexicographicallyPrecedes(b.files) }
+        return a.severity < b.severity
+    }
+}
+
+extension RuleExample {
+    /// Runs `rule` alone on this example, switched on whatever its default, with the example's
+    /// options; returns its findings.
+    public func run(_ rule: any Rule.Type) throws(ConfigurationError) -> [Finding] {
+        let config = Configuration(rules: [rule.description.identifier: RuleSetting(enabled: true, options: options)])
+        return try LintEngine(rules: [rule], configuration: config).run(files: files, root: ".").findings
+    }
+}

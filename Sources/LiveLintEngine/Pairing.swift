@@ -1,0 +1,208 @@
+import LiveModel
+
+/// Ties stills and movies together (see ``pair(_:)``).
+public enum Pairing {
+    /// Pairs the scan's stills and movies, deterministically (the input order does not matter):
+    ///
+    /// 1. by content identifier, exact match (still and movie may sit in different folders);
+    ///    when one identifier has several candidates, halves in one folder with matching names
+    ///    pair first, then the rest in path order;
+    /// 2. among what is left, by identifier ignoring case, so that `identifier-case-mismatch`
+    ///    can explain a pair that Immich (exact compare) will not make — recorded as
+    ///    `.contentIdentifier`;
+    /// 3. among what is left (no identifier, or one that matches nothing), by name within one
+    ///    folder: same stem, ignoring case, after export suffixes are removed (``nameKey(_:)``),
+    ///    then once more with a Takeout `(N)` suffix removed;
+    /// 4. the rest are lone halves (`.unpaired`).
+    ///
+    /// The members of each `.livp` are paired among themselves the same way (complete pairs are
+    /// `.archive`) and never with files outside it. Files of kind `.unknown` take no part. A file
+    /// whose reading failed still takes part with whatever was read.
+    public static func pair(_ files: [MediaFile]) -> [LivePair] {
+        var result: [LivePair] = []
+        var loose: [MediaFile] = []
+        for file in files {
+            switch file.kind {
+            case .still, .movie: loose.append(file)
+            case .livp:
+                let members = (file.members ?? []).filter { $0.kind == .still || $0.kind == .movie }
+                for var pair in pairHalves(members) {
+                    if pair.isComplete { pair.pairedBy = .archive }
+                    pair.archive = file.path
+                    result.append(pair)
+                }
+            case .unknown: continue
+            }
+        }
+        result += pairHalves(loose)
+        return result.sorted(by: Self.pairOrder)
+    }
+
+    /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.
+    static func pairOrder(_ a: LivePair, _ b: LivePair) -> Bool {
+        let ka = a.still?.path ?? a.movie?.path ?? "", kb = b.still?.path ?? b.movie?.path ?? ""
+        if ka != kb { return ka < kb }
+        return (a.movie?.path ?? "") < (b.movie?.path ?? "")
+    }
+
+    private static func fileOrder(_ a: MediaFile, _ b: MediaFile) -> Bool {
+        if a.path != b.path { return a.path < b.path }
+        if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+        return a.format.rawValue < b.format.rawValue
+    }
+
+    private static func pairHalves(_ halves: [MediaFile]) -> [LivePair] {
+        var stills = halves.filter { $0.kind == .still }.sorted(by: fileOrder)
+        var movies = halves.filter { $0.kind == .movie }.sorted(by: fileOrder)
+        var pairs: [LivePair] = []
+
+        // 1 and 2: by identifier, exact, then ignoring case.
+        for fold in [false, true] {
+            let key: (MediaFile) -> String? = { file in
+                guard let id = file.contentIdentifier else { return nil }
+                return fold ? id.uppercased() : id
+            }
+            let (made, s, m) = match(stills, movies, by: key, method: .contentIdentifier, preferNames: true)
+            pairs += made
+            stills = s
+            movies = m
+        }
+        // 3: by name within one folder, then with the Takeout "(N)" suffix dropped.
+        for tier in 0..<2 {
+            let key: (MediaFile) -> String? = { file in
+                let (folder, name) = split(file.path)
+                let stem = tier == 0 ? nameKey(name) : takeoutKey(nameKey(name))
+                return folder + "\u{0}" + stem
+            }
+            let (made, s, m) = match(stills, movies, by: key, method: .name, preferNames: false)
+            pairs += made
+            stills = s
+            movies = m
+        }
+        // 4: lone halves.
+        pairs += stills.map { LivePair(still: $0, movie: nil, pairedBy: .unpaired) }
+        pairs += movies.map { LivePair(still: nil, movie: $0, pairedBy: .unpaired) }
+        return pairs
+    }
+
+    /// Groups both sides by `key`, pairs within each group (name-matching halves first when
+    /// `preferNames`, then in path order), and returns the pairs and what is left, still sorted.
+    private static func match(_ stills: [MediaFile], _ movies: [MediaFile], by key: (MediaFile) -> String?,
+                              method: PairingMethod, preferNames: Bool)
+        -> ([LivePair], [MediaFile], [MediaFile]) {
+        var movieGroups: [String: [Int]] = [:]
+        for (i, m) in movies.enumerated() {
+            if let k = key(m) { movieGroups[k, default: []].append(i) }
+        }
+        var stillGroups: [String: [Int]] = [:]
+        var groupOrder: [String] = []
+        for (i, s) in stills.enumerated() {
+            guard let k = key(s), movieGroups[k] != nil else { continue }
+            if stillGroups[k] == nil { groupOrder.append(k) }
+            stillGroups[k, default: []].append(i)
+        }
+        var usedStills = Set<Int>(), usedMovies = Set<Int>()
+        var pairs: [LivePair] = []
+        for k in groupOrder {
+            guard let si = stillGroups[k], let mi = movieGroups[k] else { continue }
+            var freeStills = si, freeMovies = mi
+            if preferNames {
+                for s in si {
+                    let sKey = nameLocation(stills[s].path)
+                    if let at = freeMovies.firstIndex(where: { nameLocation(movies[$0].path) == sKey }) {
+                        pairs.append(LivePair(still: stills[s], movie: movies[freeMovies[at]], pairedBy: method))
+                        usedStills.insert(s)
+                        usedMovies.insert(freeMovies[at])
+                        freeMovies.remove(at: at)
+                    }
+                }
+                freeStills = si.filter { !usedStills.contains($0) }
+            }
+            for (s, m) in zip(freeStills, freeMovies) {
+                pairs.append(LivePair(still: stills[s], movie: movies[m], pairedBy: method))
+                usedStills.insert(s)
+                usedMovies.insert(m)
+            }
+        }
+        let leftStills = stills.enumerated().filter { !usedStills.contains($0.offset) }.map(\.element)
+        let leftMovies = movies.enumerated().filter { !usedMovies.contains($0.offset) }.map(\.element)
+        return (pairs, leftStills, leftMovies)
+    }
+
+    private static func nameLocation(_ path: String) -> String {
+        let (folder, name) = split(path)
+        return folder + "\u{0}" + nameKey(name)
+    }
+
+    /// The folder part and the file name of a scan path. For an archive member
+    /// (`a/b.livp!X.JPG.jpeg`) the folder is the archive (`a/b.livp!`).
+    static func split(_ path: String) -> (folder: String, name: String) {
+        var container = ""
+        var inner = Substring(path)
+        if let bang = path.lastIndex(of: "!") {
+            container = String(path[...bang])
+            inner = path[path.index(after: bang)...]
+        }
+        if let slash = inner.lastIndex(of: "/") {
+            return (container + inner[..<slash], String(inner[inner.index(after: slash)...]))
+        }
+        return (container, String(inner))
+    }
+
+    private static let mediaExtensions: Set<String> = {
+        var all = Set<String>()
+        for format in ContainerFormat.allCases where format.kind == .still || format.kind == .movie {
+            all.formUnion(format.extensions)
+        }
+        return all
+    }()
+
+    /// The stem two halves of one export share, lower-cased: the extension goes
+    /// (`IMG_0084.JPG` → `img_0084`), then a second media extension (`X.JPG.mov` → `x`),
+    /// an icloudpd `_HEVC` suffix (`IMG_0084_HEVC.MOV` → `img_0084`), and a Photos-library
+    /// `_N` after a UUID (`<uuid>_3.mov` → `<uuid>`).
+    public static func nameKey(_ name: String) -> String {
+        var stem = dropExtension(name)
+        let inner = dropExtension(stem)
+        if inner != stem, let ext = stem.split(separator: ".").last, mediaExtensions.contains(ext.lowercased()) {
+            stem = inner
+        }
+        stem = stem.lowercased()
+        if stem.hasSuffix("_hevc"), stem.count > 5 { stem.removeLast(5) }
+        if let underscore = stem.lastIndex(of: "_") {
+            let head = String(stem[..<underscore])
+            let tail = stem[stem.index(after: underscore)...]
+            if !tail.isEmpty, tail.allSatisfy(\.isASCIIDigit), ContentIdentifier.isUUID(head) { stem = head }
+        }
+        return stem
+    }
+
+    /// `img_0769(1)` / `img_0769 (1)` → `img_0769` (Google Takeout's suffix for a repeated name).
+    static func takeoutKey(_ stem: String) -> String {
+        guard stem.hasSuffix(")"), let open = stem.lastIndex(of: "(") else { return stem }
+        let digits = stem[stem.index(after: open)..<stem.index(before: stem.endIndex)]
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return stem }
+        var head = String(stem[..<open])
+        if head.hasSuffix(" ") { head.removeLast() }
+        return head.isEmpty ? stem : head
+    }
+
+    private static func dropExtension(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// Facts about content identifiers.
+public enum ContentIdentifier {
+    /// True for an 8-4-4-4-12 hexadecimal UUID, either case (`E905E6C6-C747-4805-942F-9904A0281F02`).
+    public static func isUUID(_ s: String) -> Bool {
+        let groups = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
+        return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) && $0.allSatisfy(\.isASCII) }
+    }
+}

@@ -1,0 +1,254 @@
+import LiveModel
+
+/// One runnable example of a rule: a tiny scan (literal model values) and the findings the rule
+/// must report on it — none for a non-triggering example. The rules' example test runs every one,
+/// and a failure points at the line where the example was written (captured here).
+///
+/// ```swift
+/// RuleExample(.pair(still: .jpeg(id: Sample.uuidA), movie: .mov(id: Sample.uuidA, codec: "hev1")),
+///             .finding(on: "IMG_0001.MOV", saying: "hev1"))
+/// ```
+public struct RuleExample: Sendable {
+    /// The files of the scan, as readers would produce them.
+    public var files: [MediaFile]
+    /// The findings of this rule expected on `files`, in any order.
+    public var expected: [ExpectedFinding]
+    /// Options for this run (on top of the rule's defaults).
+    public var options: [String: OptionValue]
+    /// A few words on what the example shows, for the docs.
+    public var note: String?
+    /// Where the example was written.
+    public var fileID: String
+    public var filePath: String
+    public var line: Int
+    public var column: Int
+
+    public init(_ scan: SampleScan, _ expected: ExpectedFinding..., options: [String: OptionValue] = [:],
+                note: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
+                line: Int = #line, column: Int = #column) {
+        self.files = scan.files
+        self.expected = expected
+        self.options = options
+        self.note = note
+        self.fileID = fileID
+        self.filePath = filePath
+        self.line = line
+        self.column = column
+    }
+}
+
+/// A finding an example expects: exactly these files, and a message containing each fragment.
+public struct ExpectedFinding: Sendable, Hashable, CustomStringConvertible {
+    public var files: [String]
+    public var messageFragments: [String]
+
+    public init(files: [String], messageFragments: [String] = []) {
+        self.files = files.sorted()
+        self.messageFragments = messageFragments
+    }
+
+    /// `.finding(on: "IMG_0001.MOV", saying: "hev1")`.
+    public static func finding(on files: String..., saying fragments: String...) -> ExpectedFinding {
+        ExpectedFinding(files: files, messageFragments: fragments)
+    }
+
+    /// True when `finding` involves exactly these files and says every fragment.
+    public func matches(_ finding: Finding) -> Bool {
+        finding.files.sorted() == files && messageFragments.allSatisfy { finding.message.contains($0) }
+    }
+
+    public var description: String {
+        let quoted = messageFragments.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "on " + files.joined(separator: ", ") + (quoted.isEmpty ? "" : " saying " + quoted)
+    }
+}
+
+/// The files of an example scan. Build one with `.pair(still:movie:)`, `.files(...)`, an array
+/// literal of files, or `+` to combine.
+public struct SampleScan: Sendable, ExpressibleByArrayLiteral {
+    public var files: [MediaFile]
+    public init(_ files: [MediaFile]) { self.files = files }
+    public init(arrayLiteral elements: MediaFile...) { self.files = elements }
+
+    /// A still and a movie (default names `IMG_0001.JPG` / `IMG_0001.MOV`).
+    public static func pair(still: MediaFile, movie: MediaFile) -> SampleScan { SampleScan([still, movie]) }
+    public static func files(_ files: MediaFile...) -> SampleScan { SampleScan(files) }
+    public static func + (lhs: SampleScan, rhs: SampleScan) -> SampleScan { SampleScan(lhs.files + rhs.files) }
+}
+
+/// Well-formed values for examples and tests.
+public enum Sample {
+    /// The identifier of the Lychee iPhone 6s pair in the corpus.
+    public static let uuidA = "E905E6C6-C747-4805-942F-9904A0281F02"
+    public static let uuidB = "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10"
+    public static let uuidC = "9B2D4E6F-1A3C-4B5D-8E7F-0A1B2C3D4E5F"
+}
+
+/// How an example movie carries its still-image-time. A number literal means "one int8 sample of
+/// one byte, presented at that many seconds".
+public struct SampleStillTime: Sendable, Hashable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    public var presentationTime: Double?
+    public var dataType: UInt32?
+    public var payloadSize: Int?
+    public var sampleCount: Int
+    public var value: Int64?
+
+    public init(presentationTime: Double?, dataType: UInt32? = WellKnownDataType.int8, payloadSize: Int? = 1,
+                sampleCount: Int = 1, value: Int64? = -1) {
+        self.presentationTime = presentationTime
+        self.dataType = dataType
+        self.payloadSize = payloadSize
+        self.sampleCount = sampleCount
+        self.value = value
+    }
+    public init(floatLiteral value: Double) { self.init(presentationTime: value) }
+    public init(integerLiteral value: Int) { self.init(presentationTime: Double(value)) }
+
+    /// One sample at `seconds`, with the given key type and payload size.
+    public static func at(_ seconds: Double, type: UInt32? = WellKnownDataType.int8, size: Int? = 1) -> SampleStillTime {
+        SampleStillTime(presentationTime: seconds, dataType: type, payloadSize: size)
+    }
+    /// A track that has the key but `count` samples (0: none; the first at `seconds`).
+    public static func samples(_ count: Int, at seconds: Double = 1) -> SampleStillTime {
+        SampleStillTime(presentationTime: count == 0 ? nil : seconds, payloadSize: count == 0 ? nil : 1,
+                        sampleCount: count, value: count == 0 ? nil : -1)
+    }
+    /// One sample that the edit list never presents.
+    public static let notPresented = SampleStillTime(presentationTime: nil)
+}
+
+extension MediaFile {
+    /// An example still (JPEG unless `format` says otherwise) with an Apple makernote holding `id`
+    /// in tag 0x0011 (`id: nil` keeps the makernote but drops 0x0011; `makerNote: false` drops it).
+    public static func still(_ path: String, format: ContainerFormat = .jpeg, id: String? = Sample.uuidA,
+                             makerNote: Bool = true, width: Int? = 4032, height: Int? = 3024,
+                             orientation: Int? = nil, date: String? = "2021:04:10 11:44:00",
+                             offset: String? = nil) -> MediaFile {
+        var properties = [
+            MetadataProperty(key: "Exif.Image.Make", type: "Ascii", value: .string("Apple")),
+            MetadataProperty(key: "Exif.Image.Model", type: "Ascii", value: .string("iPhone 6s")),
+        ]
+        if let orientation {
+            properties.append(MetadataProperty(key: "Exif.Image.Orientation", type: "Short", value: .int(Int64(orientation))))
+        }
+        if let date {
+            properties.append(MetadataProperty(key: "Exif.Photo.DateTimeOriginal", type: "Ascii", value: .string(date)))
+        }
+        if let offset {
+            properties.append(MetadataProperty(key: "Exif.Photo.OffsetTimeOriginal", type: "Ascii", value: .string(offset)))
+        }
+        var note: AppleMakerNoteInfo?
+        if makerNote {
+            var tags = [MakerAppleTag(tag: 0x0001, name: "MakerNoteVersion", type: "int32s", count: 1, value: .int(12))]
+            if let id {
+                tags.append(MakerAppleTag(tag: 0x0011, name: "ContentIdentifier", aliases: ["MediaGroupUUID"],
+                                          type: "string", count: UInt32(id.utf8.count + 1), value: .string(id)))
+            }
+            tags.append(MakerAppleTag(tag: 0x0017, name: "LivePhotoVideoIndex", type: "int32s", count: 1, value: .int(0)))
+            note = AppleMakerNoteInfo(version: 1, tags: tags)
+        }
+        let info = StillInfo(width: width, height: height, properties: properties, makerNote: note)
+        return MediaFile(path: path, kind: .still, format: format, size: 3_478_530, still: info)
+    }
+
+    /// An example JPEG still (see ``still(_:format:id:makerNote:width:height:orientation:date:offset:)``).
+    public static func jpeg(_ path: String = "IMG_0001.JPG", id: String? = Sample.uuidA, makerNote: Bool = true,
+                            width: Int? = 4032, height: Int? = 3024, orientation: Int? = nil,
+                            date: String? = "2021:04:10 11:44:00", offset: String? = nil) -> MediaFile {
+        still(path, format: .jpeg, id: id, makerNote: makerNote, width: width, height: height,
+              orientation: orientation, date: date, offset: offset)
+    }
+
+    /// An example HEIC still.
+    public static func heic(_ path: String = "IMG_0001.HEIC", id: String? = Sample.uuidA, makerNote: Bool = true,
+                            width: Int? = 4032, height: Int? = 3024, orientation: Int? = nil,
+                            date: String? = "2021:04:10 11:44:00", offset: String? = nil) -> MediaFile {
+        still(path, format: .heic, id: id, makerNote: makerNote, width: width, height: height,
+              orientation: orientation, date: date, offset: offset)
+    }
+
+    /// An example Live Photo movie: QuickTime unless `format` says otherwise, `id` in the
+    /// `moov/meta` keys, a still-image-time track (nil: none), one video stream.
+    public static func movie(_ path: String, format: ContainerFormat = .quicktime, id: String? = Sample.uuidA,
+                             stillImageTime: SampleStillTime? = 1.5, duration: Double = 3,
+                             codec: String? = "hvc1", chroma: String? = "4:2:0", bitDepth: Int? = 8,
+                             width: Int = 1920, height: Int = 1440, rotation: Double = 0,
+                             creationDate: String? = "2021-04-10T11:44:00+0200") -> MediaFile {
+        let timescale: UInt32 = 600
+        let ticks = UInt64(max(0, (duration * Double(timescale)).rounded()))
+        var keys: [QuickTimeKey] = []
+        if let id {
+            keys.append(QuickTimeKey(key: MovieInfo.contentIdentifierKey, dataType: 1, value: .string(id)))
+        }
+        if let creationDate {
+            keys.append(QuickTimeKey(key: "com.apple.quicktime.creationdate", dataType: 1, value: .string(creationDate)))
+        }
+        var video: VideoStream?
+        var tracks: [TrackInfo] = []
+        if let codec {
+            video = VideoStream(trackID: 1, codec: codec, width: width, height: height, chroma: chroma,
+                                bitDepth: bitDepth, fullRange: true, frameCount: Int(min(max(0, duration * 30), 100_000)),
+                                duration: duration, rotation: rotation)
+            tracks.append(TrackInfo(id: 1, handler: "vide", format: codec, mediaTimescale: timescale,
+                                    mediaDurationTicks: ticks, width: Double(width), height: Double(height)))
+        }
+        var sit: StillImageTime?
+        if let s = stillImageTime {
+            sit = StillImageTime(trackID: 2, value: s.value, dataType: s.dataType, payloadSize: s.payloadSize,
+                                 sampleCount: s.sampleCount, mediaTime: s.sampleCount == 0 ? nil : 0,
+                                 presentationTime: s.presentationTime, movieDuration: duration)
+            tracks.append(TrackInfo(id: 2, handler: "meta", format: "mebx", mediaTimescale: timescale,
+                                    mediaDurationTicks: ticks, sampleCount: s.sampleCount))
+        }
+        let info = MovieInfo(majorBrand: format == .quicktime ? "qt  " : "mp42",
+                             compatibleBrands: format == .quicktime ? ["qt  "] : ["isom", "mp42"],
+                             timescale: timescale, durationTicks: ticks, keys: keys, tracks: tracks,
+                             stillImageTime: sit, video: video)
+        return MediaFile(path: path, kind: .movie, format: format, size: 1_509_892, movie: info)
+    }
+
+    /// An example QuickTime movie (see ``movie(_:format:id:stillImageTime:duration:codec:chroma:bitDepth:width:height:rotation:creationDate:)``).
+    public static func mov(_ path: String = "IMG_0001.MOV", id: String? = Sample.uuidA,
+                           stillImageTime: SampleStillTime? = 1.5, duration: Double = 3,
+                           codec: String? = "hvc1", chroma: String? = "4:2:0", bitDepth: Int? = 8,
+                           width: Int = 1920, height: Int = 1440, rotation: Double = 0,
+                           creationDate: String? = "2021-04-10T11:44:00+0200") -> MediaFile {
+        movie(path, format: .quicktime, id: id, stillImageTime: stillImageTime, duration: duration, codec: codec,
+              chroma: chroma, bitDepth: bitDepth, width: width, height: height, rotation: rotation,
+              creationDate: creationDate)
+    }
+
+    /// An example ISO MP4 movie.
+    public static func mp4(_ path: String = "IMG_0001.MP4", id: String? = Sample.uuidA,
+                           stillImageTime: SampleStillTime? = 1.5, duration: Double = 3,
+                           codec: String? = "hvc1", chroma: String? = "4:2:0", bitDepth: Int? = 8,
+                           width: Int = 1920, height: Int = 1440, rotation: Double = 0,
+                           creationDate: String? = "2021-04-10T11:44:00+0200") -> MediaFile {
+        movie(path, format: .mp4, id: id, stillImageTime: stillImageTime, duration: duration, codec: codec,
+              chroma: chroma, bitDepth: bitDepth, width: width, height: height, rotation: rotation,
+              creationDate: creationDate)
+    }
+
+    /// An example `.livp` archive; member paths are prefixed with `path!` here.
+    public static func livp(_ path: String = "IMG_0001.livp", members: [MediaFile]) -> MediaFile {
+        let prefixed = members.map { member -> MediaFile in
+            var m = member
+            m.path = path + "!" + member.path
+            return m
+        }
+        return MediaFile(path: path, kind: .livp, format: .zip, size: 4_988_422, members: prefixed)
+    }
+
+    /// A file whose reading failed: sniffed as `format`, with what was read before the failure lost.
+    public static func unreadable(_ path: String, format: ContainerFormat, category: ReadIssue.Category = .malformed,
+                                  error: String, location: String? = nil, offset: Int64? = nil) -> MediaFile {
+        MediaFile(path: path, kind: format.kind, format: format, size: 1_024,
+                  error: ReadIssue(category, error, location: location, offset: offset))
+    }
+
+    /// A file that is not media at all (`kind` `.unknown`, a `notMedia` error).
+    public static func notMedia(_ path: String) -> MediaFile {
+        MediaFile(path: path, kind: .unknown, format: .unknown, size: 120,
+                  error: ReadIssue(.notMedia, "not a still, movie or .livp"))
+    }
+}

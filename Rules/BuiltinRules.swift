@@ -1,0 +1,28 @@
+import LiveLintEngine
+
+/// Every built-in rule, one type per file in this folder. The CLI builds its
+/// ``RuleRegistry`` from this list; the engine never imports this module.
+public let builtinRules: [any Rule.Type] = [
+    StillMissingIdentifierRule.self,
+    MovieMissingIdentifierRule.self,
+    IdentifierMismatchRule.self,
+    IdentifierCaseMismatchRule.self,
+    IdentifierNotUUIDRule.self,
+    DuplicateIdentifierRule.self,
+    OrphanStillRule.self,
+    OrphanMovieRule.self,
+    MissingStillImageTimeRule.self,
+    StillImageTimeOutOfRangeRule.self,
+    StillImageTimeTypeRule.self,
+    VideoCodecRule.self,
+    VideoPixelFormatRule.self,
+    ExtensionMismatchRule.self,
+    MovieNotQuickTimeRule.self,
+    UnreadableFileRule.self,
+    CreationDateSkewRule.self,
+    GeometryMismatchRule.self,
+    LivpNotSinglePairRule.self,
+]
+
+/// The registry of ``builtinRules`` (sorted by id).
+public let builtinRegistry = RuleRegistry(builtinRules)

@@ -1,0 +1,59 @@
+import LiveLintEngine
+import LiveModel
+
+/// The video is not H.264 `avc1` or HEVC `hvc1`.
+public struct VideoCodecRule: PairRule {
+    public init() {}
+
+    static let accepted: Set<String> = ["avc1", "hvc1"]
+
+    public static let description = RuleDescription(
+        identifier: "video-codec",
+        name: "Video codec",
+        summary: "The movie's video is not H.264 (avc1) or HEVC tagged hvc1.",
+        rationale: """
+            Flags a Live Photo movie whose video sample entry is anything but `avc1` (H.264) or \
+            `hvc1` (HEVC with its parameter sets in the sample entry) — for example `hev1`, `avc3`, \
+            or another codec — and a Live Photo movie with no video track at all.
+
+            Camera movies are H.264 (older devices) or HEVC tagged `hvc1` (live-photo-format.md, \
+            "The movie", **High**). HEVC tagged `hev1` does not play in Apple players (**Medium**), \
+            which is what ffmpeg writes by default when it re-encodes to HEVC.
+            """,
+        defaultSeverity: .error,
+        triggeringExamples: [
+            RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "hev1")),
+                        .finding(on: "IMG_0001.MOV", saying: "'hev1'")),
+            RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "av01")),
+                        .finding(on: "IMG_0001.MOV", saying: "'av01'")),
+            RuleExample(.pair(still: .jpeg(), movie: .mov(codec: nil)),
+                        .finding(on: "IMG_0001.MOV", saying: "no video track")),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "hvc1"))),
+            RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "avc1"))),
+            RuleExample(.files(.mov("CLIP.MOV", id: nil, codec: "hev1")), note: "An ordinary video is not linted."),
+        ]
+    )
+
+    public func check(pair: LivePair) -> [Violation] {
+        guard let file = pair.liveMovie, file.error == nil, let movie = file.movie else { return [] }
+        guard let video = movie.video else {
+            return [Violation("the movie has no video track", files: [file.path],
+                              fixHint: "Export the original movie again; a Live Photo movie needs an H.264 or HEVC video track.")]
+        }
+        guard !Self.accepted.contains(video.codec) else { return [] }
+        let name = video.codecName.map { " (\($0))" } ?? ""
+        let hint: String
+        switch video.codec {
+        case "hev1":
+            hint = "Re-tag the HEVC track as hvc1 without re-encoding (for example ffmpeg's -tag:v hvc1), keeping the metadata keys and the still-image-time track."
+        case "avc3":
+            hint = "Re-mux the H.264 track as avc1 (parameter sets in the sample entry), keeping the metadata keys and the still-image-time track."
+        default:
+            hint = "Re-encode the video as H.264 (avc1) or HEVC (hvc1), keeping the metadata keys and the still-image-time track."
+        }
+        return [Violation("the video's sample entry is '\(video.codec)'\(name); Live Photos use 'avc1' (H.264) or 'hvc1' (HEVC)",
+                          files: [file.path], fixHint: hint)]
+    }
+}

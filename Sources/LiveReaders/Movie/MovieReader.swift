@@ -1,0 +1,272 @@
+import ISOBMFF
+import LiveModel
+
+/// What the movie reader decodes beyond the structure.
+public struct MovieReadOptions: Sendable {
+    /// .all: decode every sample of every mebx track (dump); .stillImageTimeOnly: decode only the
+    /// track(s) whose keys include the still-image-time key (lint fast path).
+    public enum Samples: Sendable { case all, stillImageTimeOnly }
+    public var samples: Samples = .all
+    /// Samples decoded per `mebx` track at most; the rest are counted but not read
+    /// (`MetadataTrack.samplesTruncated` says so).
+    public var maxSamplesPerTrack: Int = 10_000
+    public init(samples: Samples = .all, maxSamplesPerTrack: Int = 10_000) {
+        self.samples = samples
+        self.maxSamplesPerTrack = maxSamplesPerTrack
+    }
+}
+
+/// The outcome of reading a movie: never thrown, always as much as could be read.
+public struct MovieReadResult: Sendable {
+    /// Whatever was read, even when `error` is set; nil only when nothing movie-like was found.
+    public var movie: MovieInfo?
+    /// The failure that stopped reading (with a box path and byte offset).
+    public var error: ReadIssue?
+    /// Problems that did not stop reading (trailing garbage, an unknown `elst` version, a bad sample).
+    public var warnings: [ReadIssue]
+    /// `ftyp` major brand `qt  `, or no `ftyp` at all (old QuickTime).
+    public var isQuickTime: Bool
+
+    public init(movie: MovieInfo? = nil, error: ReadIssue? = nil, warnings: [ReadIssue] = [], isQuickTime: Bool = false) {
+        self.movie = movie
+        self.error = error
+        self.warnings = warnings
+        self.isQuickTime = isQuickTime
+    }
+}
+
+/// Reads QuickTime / ISO-BMFF movies into `MovieInfo` with the bounds-checked box reader.
+///
+/// Reads the top-level box headers, then `ftyp` and `moov` (at most `BoxLimits.maxLoadedBoxBytes`),
+/// and from `mdat` only the samples of timed-metadata (`mebx`) tracks it decodes. A bad box stops
+/// its container and keeps what was read before it; the first such problem becomes `error`,
+/// later ones `warnings`. It never throws and never traps.
+public enum MovieReader {
+    public static func read(_ source: some ByteSource, options: MovieReadOptions = .init()) -> MovieReadResult {
+        var ctx = MovieReadContext(options: options)
+        let movie = ctx.readMovie(source)
+        return MovieReadResult(movie: movie, error: ctx.error, warnings: ctx.warnings, isQuickTime: ctx.isQuickTime)
+    }
+
+    /// Convenience: opens `path` read-only and reads it.
+    public static func read(path: String, options: MovieReadOptions = .init()) -> MovieReadResult {
+        do throws(BoxError) {
+            let source = try FileByteSource(path: path)
+            return read(source, options: options)
+        } catch {
+            return MovieReadResult(error: ReadIssue(error), isQuickTime: false)
+        }
+    }
+}
+
+extension ReadIssue {
+    /// A `ReadIssue` from a box-reader error (same category, path as location, same offset).
+    public init(_ error: BoxError) {
+        let category: ReadIssue.Category
+        switch error.category {
+        case .malformed: category = .malformed
+        case .unsupported: category = .unsupported
+        case .io: category = .io
+        case .limit: category = .limit
+        }
+        self.init(category, error.message, location: error.path.isEmpty ? nil : error.path, offset: error.offset)
+    }
+}
+
+struct MovieReadContext {
+    let options: MovieReadOptions
+    var error: ReadIssue?
+    var warnings: [ReadIssue] = []
+    var isQuickTime = false
+
+    init(options: MovieReadOptions) { self.options = options }
+
+    /// Records a problem: the first stopping problem is the error, everything else a warning.
+    mutating func report(_ issue: ReadIssue, stops: Bool = true) {
+        if stops && error == nil { error = issue } else { warnings.append(issue) }
+    }
+
+    mutating func report(_ e: BoxError, stops: Bool = true) { report(ReadIssue(e), stops: stops) }
+
+    mutating func readMovie(_ source: some ByteSource) -> MovieInfo? {
+        let scan = TopLevel.scan(source)
+        for w in scan.warnings { report(w, stops: false) }
+        if scan.boxes.isEmpty {
+            let reason = scan.error.map { $0.message } ?? "empty file"
+            report(ReadIssue(.notMedia, "not an ISO-BMFF / QuickTime file: \(reason)", offset: 0))
+            return nil
+        }
+        if let e = scan.error { report(e) }
+        var movie = MovieInfo()
+        movie.topLevelBoxes = scan.boxes.map { BoxSummary(type: $0.type.description, offset: $0.offset, size: $0.size) }
+
+        if let ftyp = scan.first("ftyp") {
+            readFtyp(ftyp, source, into: &movie)
+        }
+        isQuickTime = movie.majorBrand == nil || movie.majorBrand == "qt  "
+
+        guard let moovHeader = scan.first("moov") else {
+            report(ReadIssue(.malformed, "no 'moov' box: not a playable movie", offset: 0))
+            return movie
+        }
+        let payloadSize = moovHeader.payloadSize
+        guard payloadSize <= BoxLimits.maxLoadedBoxBytes else {
+            report(ReadIssue(.limit, "'moov' is \(payloadSize) bytes, above the \(BoxLimits.maxLoadedBoxBytes)-byte limit",
+                             location: "moov", offset: moovHeader.offset))
+            return movie
+        }
+        let moovBytes: [UInt8]
+        do throws(BoxError) {
+            moovBytes = try source.read(at: moovHeader.payloadOffset, count: Int(payloadSize))
+        } catch {
+            report(error)
+            return movie
+        }
+        let tree = BoxTree.parse(moovBytes, baseOffset: moovHeader.payloadOffset, path: "moov", ancestors: ["moov"])
+        for issue in tree.issues { report(issue) }
+        let moov = BoxNode(type: "moov", children: tree.nodes)
+
+        if let mvhd = moov.child("mvhd") { readMvhd(mvhd, into: &movie) }
+        if let meta = moov.child("meta") { movie.keys += readMetaKeys(meta, path: "moov/meta") }
+        if let udta = moov.child("udta") { movie.keys += readUdta(udta, path: "moov/udta") }
+
+        var trackIndex = 0
+        for node in moov.children where node.type == "trak" {
+            trackIndex += 1
+            var reader = MovieTrackReader(node: node, path: "moov/trak[\(trackIndex)]", movieTimescale: movie.timescale)
+            let track = reader.read(source, options: options)
+            for issue in reader.issues { report(issue.issue, stops: issue.stops) }
+            movie.tracks.append(track.info)
+            if let video = track.video, movie.video == nil, track.info.handler == "vide", track.info.enabled {
+                movie.video = video
+            }
+            if let audio = track.audio { movie.audio.append(audio) }
+        }
+        if movie.video == nil {
+            // No enabled video track: fall back to the first video track at all.
+            for (i, node) in moov.children.filter({ $0.type == "trak" }).enumerated() where movie.tracks[i].handler == "vide" {
+                var reader = MovieTrackReader(node: node, path: "moov/trak[\(i + 1)]", movieTimescale: movie.timescale)
+                if let v = reader.read(source, options: MovieReadOptions(samples: .stillImageTimeOnly, maxSamplesPerTrack: 0)).video {
+                    movie.video = v
+                    break
+                }
+            }
+        }
+        movie.stillImageTime = Self.stillImageTime(movie)
+        return movie
+    }
+
+    static func stillImageTime(_ movie: MovieInfo) -> StillImageTime? {
+        for track in movie.tracks {
+            guard let meta = track.metadata, let key = meta.key(named: MovieInfo.stillImageTimeKey) else { continue }
+            let first = meta.samples.first
+            let value = first?.values.first { $0.key == MovieInfo.stillImageTimeKey }
+            return StillImageTime(trackID: track.id, value: value?.value.intValue, dataType: key.dataType,
+                                  payloadSize: value?.size, sampleCount: track.sampleCount,
+                                  mediaTime: first?.mediaTime, presentationTime: first?.presentationTime,
+                                  movieDuration: movie.duration)
+        }
+        return nil
+    }
+
+    mutating func readFtyp(_ header: BoxHeader, _ source: some ByteSource, into movie: inout MovieInfo) {
+        let count = Int(min(header.payloadSize, 4096))
+        do throws(BoxError) {
+            var c = ByteCursor(try source.read(at: header.payloadOffset, count: count), baseOffset: header.payloadOffset, path: "ftyp")
+            movie.majorBrand = try c.fourCC("major brand").description
+            _ = try c.u32("minor version")
+            while c.remaining >= 4 { movie.compatibleBrands.append(try c.fourCC().description) }
+        } catch {
+            report(error, stops: false)
+        }
+    }
+
+    mutating func readMvhd(_ node: BoxNode, into movie: inout MovieInfo) {
+        var c = ByteCursor(node.data ?? [], baseOffset: (node.offset ?? 0) + Int64(node.headerSize), path: "moov/mvhd")
+        do throws(BoxError) {
+            let (version, _) = try c.versionAndFlags()
+            if version == 1 {
+                try c.skip(16, "dates")
+                movie.timescale = try c.u32("timescale")
+                movie.durationTicks = try c.u64("duration")
+            } else {
+                try c.skip(8, "dates")
+                movie.timescale = try c.u32("timescale")
+                let d = try c.u32("duration")
+                movie.durationTicks = d == .max ? 0 : UInt64(d)
+            }
+        } catch {
+            report(error)
+        }
+    }
+
+    /// `meta` with `hdlr` `mdta`, `keys` and `ilst` (QuickTime), or the same inside an ISO `meta`.
+    mutating func readMetaKeys(_ meta: BoxNode, path: String) -> [QuickTimeKey] {
+        var names: [(namespace: String, name: String)] = []
+        if let keys = meta.child("keys"), let data = keys.data {
+            var c = ByteCursor(data, baseOffset: (keys.offset ?? 0) + Int64(keys.headerSize), path: path + "/keys")
+            do throws(BoxError) {
+                _ = try c.versionAndFlags()
+                let count = try c.checkedCount(try c.u32("entry count"), entrySize: 8, "keys entry")
+                for _ in 0..<count {
+                    let size = try c.u32("key size")
+                    guard size >= 8 else { throw c.error(.malformed, "key entry size \(size) is below 8") }
+                    var entry = try c.slice(Int(size) - 4)
+                    let ns = try entry.fourCC("key namespace").description
+                    names.append((ns, String(decoding: entry.readRest(), as: UTF8.self)))
+                }
+            } catch {
+                report(error)
+            }
+        }
+        guard let ilst = meta.child("ilst") else { return [] }
+        var out: [QuickTimeKey] = []
+        for item in ilst.children {
+            let index = Int(item.type.rawValue)
+            let itemPath = path + "/ilst/" + (index > 0 && index <= names.count ? "[\(index)]" : item.type.description)
+            guard let (type, value) = readDataAtom(item, path: itemPath) else { continue }
+            if index >= 1 && index <= names.count {
+                let k = names[index - 1]
+                out.append(QuickTimeKey(key: k.name, namespace: k.namespace, dataType: type, value: value))
+            } else if item.type.looksLikeBoxType {
+                // An iTunes-style ilst (atom names, no keys table).
+                out.append(QuickTimeKey(key: item.type.description, namespace: "ilst", dataType: type, value: value))
+            } else {
+                report(ReadIssue(.malformed, "ilst item refers to key \(index), the keys table has \(names.count)",
+                                 location: itemPath, offset: item.offset), stops: false)
+            }
+        }
+        return out
+    }
+
+    /// The first `data` atom of an `ilst` item: type indicator (1 byte set + 3 bytes type), locale, value.
+    mutating func readDataAtom(_ item: BoxNode, path: String) -> (UInt32, MetadataValue)? {
+        guard let data = item.child("data"), let bytes = data.data else { return nil }
+        var c = ByteCursor(bytes, baseOffset: (data.offset ?? 0) + Int64(data.headerSize), path: path + "/data")
+        do throws(BoxError) {
+            let type = try c.u32("type indicator") & 0x00FF_FFFF
+            _ = try c.u32("locale")
+            return (type, QuickTimeValueDecoder.decode(type: type, c.readRest()))
+        } catch {
+            report(error, stops: false)
+            return nil
+        }
+    }
+
+    /// `udta` atoms: QuickTime `©xxx` text items ([length][language][text]) and `udta/meta` ilst.
+    mutating func readUdta(_ udta: BoxNode, path: String) -> [QuickTimeKey] {
+        var out: [QuickTimeKey] = []
+        for item in udta.children {
+            if item.type == "meta" {
+                out += readMetaKeys(item, path: path + "/meta")
+                continue
+            }
+            guard item.type.rawValue >> 24 == 0xA9, let bytes = item.data else { continue }
+            var c = ByteCursor(bytes)
+            guard let length = try? c.u16(), (try? c.u16()) != nil, let text = try? c.read(Int(length)) else { continue }
+            out.append(QuickTimeKey(key: item.type.description, namespace: "udta", dataType: 1,
+                                    value: .string(String(decoding: text, as: UTF8.self))))
+        }
+        return out
+    }
+}

@@ -65,7 +65,7 @@ public enum DumpTextReporter {
                 rows.append(["still-image-time", "none"])
             }
         }
-        return ["Pairing facts"] + Text.table(rows, indent: "  ")
+        return ["Pairing facts"] + Text.facts(rows, indent: "  ")
     }
 
     private static func format(_ f: MediaFile) -> String {
@@ -95,7 +95,7 @@ public enum DumpTextReporter {
             rows.append(["Apple makernote", "none"])
         }
         if let issue = s.makerNoteIssue { rows.append(["makernote issue", self.issue(issue)]) }
-        lines += Text.table(rows, indent: "  ")
+        lines += Text.facts(rows, indent: "  ")
         if let note = s.makerNote, !note.tags.isEmpty {
             let tagRows = [["tag", "name", "type", "count", "value"]] + note.tags.map { t in
                 [t.hexID, Text.clean(t.name) + (t.aliases.isEmpty ? "" : " (" + t.aliases.map(Text.clean).joined(separator: ", ") + ")"),
@@ -124,7 +124,7 @@ public enum DumpTextReporter {
             rows.append(["brands", "no ftyp"])
         }
         rows.append(["duration", "\(Text.seconds(m.duration)) (\(m.durationTicks) ticks at \(m.timescale)/s)"])
-        lines += Text.table(rows, indent: "  ")
+        lines += Text.facts(rows, indent: "  ")
 
         if !m.topLevelBoxes.isEmpty {
             lines.append("  Top-level boxes")
@@ -161,7 +161,7 @@ public enum DumpTextReporter {
             if !chroma.isEmpty { vrows.append(["pixels", Text.clean(chroma)]) }
             vrows.append(["frames", "\(v.frameCount) in \(Text.seconds(v.duration))"])
             vrows.append(["rotation", Text.number(v.rotation, decimals: 2) + "°"])
-            lines += Text.table(vrows, indent: "    ")
+            lines += Text.table(vrows, indent: "    ", minFirstWidth: 16)
         }
         if !m.audio.isEmpty {
             lines.append("  Audio")

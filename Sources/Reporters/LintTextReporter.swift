@@ -59,12 +59,16 @@ public enum LintTextReporter {
         for f in findings {
             let sev = f.severity.rawValue.padding(toLength: severityWidth, withPad: " ", startingAt: 0)
             let rule = f.ruleID.padding(toLength: ruleWidth, withPad: " ", startingAt: 0)
-            lines.append("  \(colored(sev, f.severity, style))  \(rule)  \(Text.clean(f.message))")
+            let message = Text.lines(f.message)
+            lines.append("  \(colored(sev, f.severity, style))  \(rule)  \(message.first ?? "")")
+            lines += message.dropFirst().map { hang + $0 }
             if showFiles, !f.files.isEmpty {
                 lines.append(hang + style.dim("files: ") + f.files.map(Text.clean).joined(separator: ", "))
             }
             if let hint = f.fixHint {
-                lines.append(hang + style.dim("fix: ") + Text.clean(hint))
+                let hintLines = Text.lines(hint)
+                lines.append(hang + style.dim("fix: ") + (hintLines.first ?? ""))
+                lines += hintLines.dropFirst().map { hang + "     " + $0 }
             }
         }
         return lines

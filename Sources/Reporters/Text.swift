@@ -38,6 +38,11 @@ enum Text {
         return out
     }
 
+    /// A multi-line message as cleaned lines (CR, LF and CRLF all break a line).
+    static func lines(_ s: String) -> [String] {
+        s.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { clean(String($0)) }
+    }
+
     /// `clean(s)` cut to `limit` characters, ending in `…` and the full length when cut.
     static func truncate(_ s: String, _ limit: Int) -> String {
         let c = clean(s)
@@ -45,9 +50,18 @@ enum Text {
         return String(c.prefix(max(1, limit - 1))) + "… (\(c.count) chars)"
     }
 
-    /// A value for one text cell: its display string, cleaned and truncated.
+    /// A value for one text cell: its display string, cleaned and truncated. Bytes are cut
+    /// as hex with their byte count (`62706c69… (134 bytes)`), so the size is never lost.
     static func value(_ v: MetadataValue, _ limit: Int) -> String {
-        truncate(v.displayString, limit)
+        if case .bytes(let b) = v {
+            return MetadataValue.hex(b, limit: max(4, (limit - 14) / 2))
+        }
+        return truncate(v.displayString, limit)
+    }
+
+    /// Name/value rows whose names line up across every section of a dump.
+    static func facts(_ rows: [[String]], indent: String) -> [String] {
+        table(rows, indent: indent, minFirstWidth: 18)
     }
 
     /// Seconds, readable: `0.48 s`, `1.233 s` (three decimals at most, trailing zeros dropped).
@@ -68,9 +82,11 @@ enum Text {
     /// Left-aligned columns separated by two spaces; the last column is not padded.
     /// Widths count characters (grapheme clusters), which is right for the ASCII-heavy
     /// tables here and close enough for CJK paths.
-    static func table(_ rows: [[String]], indent: String) -> [String] {
+    /// `minFirstWidth` lines up name/value lists across sections.
+    static func table(_ rows: [[String]], indent: String, minFirstWidth: Int = 0) -> [String] {
         guard let columns = rows.map(\.count).max(), columns > 0 else { return [] }
         var widths = Array(repeating: 0, count: columns)
+        widths[0] = minFirstWidth
         for row in rows {
             for (i, cell) in row.enumerated() where i < row.count - 1 { widths[i] = max(widths[i], cell.count) }
         }

@@ -1,1 +1,378 @@
-// placeholder
+// The C++ side of cexiv2shim.h. Modelled on GNOME/gexiv2 (gexiv2-metadata.cpp): every entry point
+// is a try block that turns any exception into a status code and a message, so no C++ exception
+// ever crosses into Swift, and exiv2's logging is muted so nothing is printed behind our back.
+
+#include "cexiv2shim.h"
+
+#include <exiv2/exiv2.hpp>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// One-time initialisation.
+
+std::once_flag gInitOnce;
+std::mutex gXmpMutex;
+
+void noLog(int, const char *) {}
+
+// XMP namespace registration is process-wide state in the XMP toolkit: serialise it
+// (exiv2's documented pattern, XmpParser::initialize).
+void xmpLock(void *data, bool lock) {
+    std::mutex *m = static_cast<std::mutex *>(data);
+    if (lock) {
+        m->lock();
+    } else {
+        m->unlock();
+    }
+}
+
+void initialiseOnce() {
+    std::call_once(gInitOnce, [] {
+        Exiv2::LogMsg::setLevel(Exiv2::LogMsg::mute);
+        Exiv2::LogMsg::setHandler(noLog);
+        Exiv2::XmpParser::initialize(xmpLock, &gXmpMutex);
+        // HEIC / AVIF / CR3 are only recognised once BMFF support is switched on (0.27.4+).
+        Exiv2::enableBMFF(true);
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors.
+
+char *copyString(const std::string &s) {
+    char *p = static_cast<char *>(std::malloc(s.size() + 1));
+    if (p == nullptr) throw std::bad_alloc();
+    std::memcpy(p, s.data(), s.size());
+    p[s.size()] = '\0';
+    return p;
+}
+
+void setError(char **error, const std::string &message) {
+    if (error == nullptr) return;
+    // Never throw from here: we are already reporting a failure.
+    char *p = static_cast<char *>(std::malloc(message.size() + 1));
+    if (p == nullptr) {
+        *error = nullptr;
+        return;
+    }
+    std::memcpy(p, message.data(), message.size());
+    p[message.size()] = '\0';
+    *error = p;
+}
+
+llx_status statusFor(int code) {
+    switch (code) {
+    case Exiv2::kerDataSourceOpenFailed:
+    case Exiv2::kerFileOpenFailed:
+    case Exiv2::kerFailedToMapFileForReadWrite:
+        return LLX_ERR_IO;
+    case Exiv2::kerNotAnImage:
+    case Exiv2::kerFileContainsUnknownImageType:
+    case Exiv2::kerMemoryContainsUnknownImageType:
+    case Exiv2::kerNotAJpeg:
+    case Exiv2::kerNoImageInInputData:
+        return LLX_ERR_NOT_IMAGE;
+    case Exiv2::kerUnsupportedImageType:
+    case Exiv2::kerWritingImageFormatUnsupported:
+    case Exiv2::kerFunctionNotSupported:
+    case Exiv2::kerInvalidSettingForImage:
+        return LLX_ERR_UNSUPPORTED;
+    default:
+        return LLX_ERR_MALFORMED;
+    }
+}
+
+// Runs `body`, turning every exception into a status and a message.
+template <typename Body>
+llx_status guarded(char **error, Body body) {
+    if (error != nullptr) *error = nullptr;
+    try {
+        initialiseOnce();
+        return body();
+    } catch (const Exiv2::AnyError &e) {
+        setError(error, std::string("exiv2: ") + e.what());
+        return statusFor(e.code());
+    } catch (const std::bad_alloc &) {
+        setError(error, "out of memory");
+        return LLX_ERR_INTERNAL;
+    } catch (const std::exception &e) {
+        setError(error, std::string("exiv2 (C++ exception): ") + e.what());
+        return LLX_ERR_MALFORMED;
+    } catch (...) {
+        setError(error, "exiv2: unknown exception");
+        return LLX_ERR_INTERNAL;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+void freeProperty(llx_property &p) {
+    std::free(p.key);
+    std::free(p.type_name);
+    std::free(p.value);
+    std::free(p.raw);
+    p.key = p.type_name = p.value = nullptr;
+    p.raw = nullptr;
+    p.raw_len = 0;
+}
+
+// Owns the properties while they are collected, so an exception half-way frees them.
+struct PropertyList {
+    std::vector<llx_property> items;
+    std::vector<std::string> prefixes;
+
+    ~PropertyList() {
+        for (auto &p : items) freeProperty(p);
+    }
+
+    bool wanted(const std::string &key) const {
+        if (prefixes.empty()) return true;
+        for (const auto &prefix : prefixes) {
+            if (key.compare(0, prefix.size(), prefix) == 0) return true;
+        }
+        return false;
+    }
+
+    // Push an empty slot first, so its fields are freed by the destructor if a copy throws.
+    llx_property &add(llx_family family, const std::string &key, const char *typeName, int typeId, long count) {
+        items.push_back(llx_property());
+        llx_property &p = items.back();
+        std::memset(&p, 0, sizeof p);
+        p.family = family;
+        p.type_id = typeId;
+        p.count = count;
+        p.key = copyString(key);
+        p.type_name = copyString(typeName != nullptr ? typeName : "Unknown");
+        return p;
+    }
+};
+
+bool isByteLike(Exiv2::TypeId t) {
+    return t == Exiv2::undefined || t == Exiv2::unsignedByte || t == Exiv2::signedByte;
+}
+
+void collectExif(const Exiv2::ExifData &exif, PropertyList &list) {
+    for (Exiv2::ExifData::const_iterator it = exif.begin(); it != exif.end(); ++it) {
+        const std::string key = it->key();
+        if (!list.wanted(key)) continue;
+        llx_property &p = list.add(LLX_EXIF, key, it->typeName(), static_cast<int>(it->typeId()), it->count());
+        if (isByteLike(it->typeId())) {
+            const long size = it->size();
+            if (size > 0) {
+                std::vector<Exiv2::byte> buffer(static_cast<size_t>(size));
+                const long copied = it->copy(buffer.data(), Exiv2::bigEndian);
+                if (copied > 0 && copied <= size) {
+                    p.raw = static_cast<unsigned char *>(std::malloc(static_cast<size_t>(copied)));
+                    if (p.raw == nullptr) throw std::bad_alloc();
+                    std::memcpy(p.raw, buffer.data(), static_cast<size_t>(copied));
+                    p.raw_len = static_cast<size_t>(copied);
+                }
+            }
+        } else {
+            p.value = copyString(it->toString());
+        }
+    }
+}
+
+template <typename Data>
+void collectText(const Data &data, llx_family family, PropertyList &list) {
+    for (typename Data::const_iterator it = data.begin(); it != data.end(); ++it) {
+        const std::string key = it->key();
+        if (!list.wanted(key)) continue;
+        llx_property &p = list.add(family, key, it->typeName(), static_cast<int>(it->typeId()), it->count());
+        p.value = copyString(it->toString());
+    }
+}
+
+llx_status readImage(Exiv2::BasicIo::AutoPtr io, const char *const *prefixes, size_t prefixCount,
+                     llx_image_info **out, char **error) {
+    if (out == nullptr) {
+        setError(error, "no output pointer");
+        return LLX_ERR_INTERNAL;
+    }
+    *out = nullptr;
+    // exiv2 reports an empty input as a read failure; it is simply not an image.
+    if (io->size() == 0) {
+        setError(error, "empty file: no image data");
+        return LLX_ERR_NOT_IMAGE;
+    }
+    Exiv2::Image::AutoPtr image = Exiv2::ImageFactory::open(io);
+    if (image.get() == nullptr) {
+        setError(error, "not an image format exiv2 recognises");
+        return LLX_ERR_NOT_IMAGE;
+    }
+    image->readMetadata();
+
+    PropertyList list;
+    if (prefixes != nullptr) {
+        for (size_t i = 0; i < prefixCount; ++i) {
+            if (prefixes[i] != nullptr) list.prefixes.push_back(prefixes[i]);
+        }
+    }
+    collectExif(image->exifData(), list);
+    collectText(image->xmpData(), LLX_XMP, list);
+    collectText(image->iptcData(), LLX_IPTC, list);
+
+    llx_image_info *info = static_cast<llx_image_info *>(std::calloc(1, sizeof(llx_image_info)));
+    if (info == nullptr) throw std::bad_alloc();
+    info->width = image->pixelWidth();
+    info->height = image->pixelHeight();
+    try {
+        info->mime_type = copyString(image->mimeType());
+    } catch (...) {
+        std::free(info);
+        throw;
+    }
+    if (!list.items.empty()) {
+        info->properties = static_cast<llx_property *>(std::calloc(list.items.size(), sizeof(llx_property)));
+        if (info->properties == nullptr) {
+            llx_image_info_free(info);
+            throw std::bad_alloc();
+        }
+        // Hand the strings over: the list no longer owns them.
+        std::memcpy(info->properties, list.items.data(), list.items.size() * sizeof(llx_property));
+        info->property_count = list.items.size();
+        list.items.clear();
+    }
+    *out = info;
+    return LLX_OK;
+}
+
+bool isMakerNoteGroup(const std::string &group) {
+    return group == "MakerNote" || Exiv2::ExifTags::isMakerGroup(group);
+}
+
+} // namespace
+
+extern "C" {
+
+llx_status llx_read_path(const char *path, const char *const *key_prefixes, size_t prefix_count,
+                         llx_image_info **out, char **error) {
+    return guarded(error, [&]() -> llx_status {
+        if (path == nullptr) {
+            setError(error, "no path");
+            return LLX_ERR_IO;
+        }
+        // A FileIo, not ImageFactory::open(path): that one would fetch "http://..." paths.
+        Exiv2::BasicIo::AutoPtr io(new Exiv2::FileIo(path));
+        return readImage(io, key_prefixes, prefix_count, out, error);
+    });
+}
+
+llx_status llx_read_buffer(const unsigned char *data, size_t length, const char *const *key_prefixes,
+                           size_t prefix_count, llx_image_info **out, char **error) {
+    return guarded(error, [&]() -> llx_status {
+        if (length > static_cast<size_t>(LONG_MAX)) {
+            setError(error, "buffer too large");
+            return LLX_ERR_UNSUPPORTED;
+        }
+        static const unsigned char empty = 0;
+        const unsigned char *bytes = (data != nullptr) ? data : &empty;
+        Exiv2::BasicIo::AutoPtr io(new Exiv2::MemIo(bytes, data != nullptr ? static_cast<long>(length) : 0));
+        return readImage(io, key_prefixes, prefix_count, out, error);
+    });
+}
+
+llx_status llx_jpeg_set_makernote(const unsigned char *jpeg, size_t jpeg_length,
+                                  const unsigned char *maker_note, size_t maker_note_length,
+                                  const char *make, const char *model, const char *date_time_original,
+                                  unsigned char **out, size_t *out_length, char **error) {
+    return guarded(error, [&]() -> llx_status {
+        if (out == nullptr || out_length == nullptr) {
+            setError(error, "no output pointer");
+            return LLX_ERR_INTERNAL;
+        }
+        *out = nullptr;
+        *out_length = 0;
+        if (jpeg == nullptr || jpeg_length == 0) {
+            setError(error, "empty input");
+            return LLX_ERR_NOT_IMAGE;
+        }
+        if (jpeg_length > static_cast<size_t>(LONG_MAX) || maker_note_length > 0xFFFFu) {
+            setError(error, "input too large for a JPEG Exif segment");
+            return LLX_ERR_UNSUPPORTED;
+        }
+        Exiv2::Image::AutoPtr image = Exiv2::ImageFactory::open(jpeg, static_cast<long>(jpeg_length));
+        if (image.get() == nullptr) {
+            setError(error, "not an image format exiv2 recognises");
+            return LLX_ERR_NOT_IMAGE;
+        }
+        if (image->imageType() != Exiv2::ImageType::jpeg) {
+            setError(error, "exiv2 writes the MakerNote into JPEG only (" + image->mimeType() + " is read-only here)");
+            return LLX_ERR_UNSUPPORTED;
+        }
+        image->readMetadata();
+        Exiv2::ExifData &exif = image->exifData();
+
+        // Drop any makernote exiv2 decoded (Exif.Canon.*, Exif.MakerNote.Offset, ...) and the raw one,
+        // so the new bytes are written as they are and not re-encoded from stale tags.
+        for (Exiv2::ExifData::iterator it = exif.begin(); it != exif.end();) {
+            if (isMakerNoteGroup(it->groupName()) || it->key() == "Exif.Photo.MakerNote") {
+                it = exif.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        Exiv2::DataValue value(Exiv2::undefined);
+        if (maker_note != nullptr && maker_note_length > 0) {
+            value.read(maker_note, static_cast<long>(maker_note_length), Exiv2::bigEndian);
+        }
+        exif["Exif.Photo.MakerNote"].setValue(&value);
+        if (make != nullptr) exif["Exif.Image.Make"] = std::string(make);
+        if (model != nullptr) exif["Exif.Image.Model"] = std::string(model);
+        if (date_time_original != nullptr) exif["Exif.Photo.DateTimeOriginal"] = std::string(date_time_original);
+        image->writeMetadata();
+
+        Exiv2::BasicIo &io = image->io();
+        if (io.open() != 0) {
+            setError(error, "cannot reopen the written image");
+            return LLX_ERR_INTERNAL;
+        }
+        const long size = io.size();
+        if (size <= 0) {
+            io.close();
+            setError(error, "exiv2 wrote an empty image");
+            return LLX_ERR_INTERNAL;
+        }
+        unsigned char *bytes = static_cast<unsigned char *>(std::malloc(static_cast<size_t>(size)));
+        if (bytes == nullptr) {
+            io.close();
+            throw std::bad_alloc();
+        }
+        io.seek(0, Exiv2::BasicIo::beg);
+        const long got = io.read(bytes, size);
+        io.close();
+        if (got != size) {
+            std::free(bytes);
+            setError(error, "short read of the written image");
+            return LLX_ERR_INTERNAL;
+        }
+        *out = bytes;
+        *out_length = static_cast<size_t>(size);
+        return LLX_OK;
+    });
+}
+
+void llx_image_info_free(llx_image_info *info) {
+    if (info == nullptr) return;
+    for (size_t i = 0; i < info->property_count; ++i) freeProperty(info->properties[i]);
+    std::free(info->properties);
+    std::free(info->mime_type);
+    std::free(info);
+}
+
+void llx_free(void *pointer) { std::free(pointer); }
+
+const char *llx_exiv2_version(void) { return Exiv2::version(); }
+
+} // extern "C"

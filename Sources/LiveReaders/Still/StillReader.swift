@@ -1,0 +1,198 @@
+import AppleMakerNote
+import CExiv2Shim
+import LiveModel
+
+/// How much `StillReader` reads.
+public struct StillReadOptions: Sendable {
+    /// false for the lint fast path: only what rules need (makernote, Make/Model/DateTimeOriginal,
+    /// dimensions, GCamera/MotionPhoto XMP), true for dump (every Exif/XMP/IPTC value).
+    public var allProperties: Bool = true
+
+    public init(allProperties: Bool = true) {
+        self.allProperties = allProperties
+    }
+
+    /// The exiv2 key prefixes the fast path keeps (`allProperties == false`).
+    public static let lintKeyPrefixes: [String] = [
+        "Exif.Photo.MakerNote", "Exif.MakerNote.", "Exif.Image.Make", "Exif.Image.Model", "Exif.Image.Software",
+        "Exif.Image.Orientation", "Exif.Photo.DateTimeOriginal", "Exif.Photo.PixelXDimension", "Exif.Photo.PixelYDimension",
+        "Xmp.GCamera.", "Xmp.Container.", "Xmp.GContainer.",
+    ]
+}
+
+/// What `StillReader` returns: the still (nil when the file could not be read), the error that
+/// stopped reading, and problems that did not.
+public struct StillReadResult: Sendable {
+    public var still: StillInfo?
+    public var error: ReadIssue?
+    public var warnings: [ReadIssue]
+
+    public init(still: StillInfo? = nil, error: ReadIssue? = nil, warnings: [ReadIssue] = []) {
+        self.still = still
+        self.error = error
+        self.warnings = warnings
+    }
+}
+
+/// Reads a still image (JPEG, HEIC/HEIF, AVIF, PNG, TIFF, WebP: whatever exiv2 0.27 reads) into
+/// `StillInfo`, through the exiv2 shim, and decodes an Apple makernote found in it.
+///
+/// Never writes to the file, never prints, never throws: failures come back in `error`.
+/// Safe to call from several threads on different files.
+public enum StillReader {
+    /// The exiv2 key of the raw makernote (exiv2 0.27 has no Apple makernote decoder and keeps it raw).
+    public static let makerNoteKey = "Exif.Photo.MakerNote"
+
+    /// Reads the file at `path`.
+    public static func read(path: String, options: StillReadOptions = .init()) -> StillReadResult {
+        run(options) { prefixes, count, out, error in
+            llx_read_path(path, prefixes, count, out, error)
+        }
+    }
+
+    /// Reads an image held in memory (e.g. a `.livp` member).
+    public static func read(bytes: [UInt8], options: StillReadOptions = .init()) -> StillReadResult {
+        bytes.withUnsafeBufferPointer { buffer in
+            run(options) { prefixes, count, out, error in
+                llx_read_buffer(buffer.baseAddress, buffer.count, prefixes, count, out, error)
+            }
+        }
+    }
+
+    private typealias ShimRead = (
+        UnsafePointer<UnsafePointer<CChar>?>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<llx_image_info>?>,
+        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    ) -> llx_status
+
+    private static func run(_ options: StillReadOptions, _ call: ShimRead) -> StillReadResult {
+        var info: UnsafeMutablePointer<llx_image_info>?
+        var message: UnsafeMutablePointer<CChar>?
+        let status: llx_status
+        if options.allProperties {
+            status = call(nil, 0, &info, &message)
+        } else {
+            status = withCStrings(StillReadOptions.lintKeyPrefixes) { prefixes in
+                call(prefixes.baseAddress, prefixes.count, &info, &message)
+            }
+        }
+        defer {
+            llx_image_info_free(info)
+            llx_free(message)
+        }
+        guard status == LLX_OK, let info else {
+            let text = message.map { String(cString: $0) } ?? "exiv2 could not read the image"
+            return StillReadResult(error: ReadIssue(category(of: status), text, location: "exiv2"))
+        }
+        return StillReadResult(still: makeStill(info.pointee))
+    }
+
+    private static func category(of status: llx_status) -> ReadIssue.Category {
+        switch status {
+        case LLX_ERR_IO: return .io
+        case LLX_ERR_NOT_IMAGE: return .notMedia
+        case LLX_ERR_UNSUPPORTED: return .unsupported
+        default: return .malformed
+        }
+    }
+
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies: [UnsafeMutablePointer<CChar>?] = strings.map { s in
+            let utf8 = Array(s.utf8CString)
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
+            p.initialize(from: utf8, count: utf8.count)
+            return p
+        }
+        defer { copies.forEach { $0?.deallocate() } }
+        let pointers = copies.map { UnsafePointer($0) }
+        return pointers.withUnsafeBufferPointer(body)
+    }
+
+    private static func makeStill(_ info: llx_image_info) -> StillInfo {
+        var still = StillInfo(
+            width: info.width > 0 ? Int(info.width) : nil,
+            height: info.height > 0 ? Int(info.height) : nil)
+        var makerNoteBytes: [UInt8]?
+        var decodedMakerNoteGroup = false
+        if let base = info.properties, info.property_count > 0 {
+            let props = UnsafeBufferPointer(start: base, count: info.property_count)
+            still.properties.reserveCapacity(props.count)
+            for p in props {
+                guard let keyPointer = p.key else { continue }
+                let key = String(cString: keyPointer)
+                let type = p.type_name.map { String(cString: $0) } ?? "Unknown"
+                let raw: [UInt8]? = p.raw.map { Array(UnsafeBufferPointer(start: $0, count: p.raw_len)) }
+                let text = p.value.map { String(cString: $0) }
+                if key == makerNoteKey {
+                    makerNoteBytes = raw ?? []
+                    still.properties.append(MetadataProperty(key: key, type: type, value: .string(makerNoteSummary(raw ?? []))))
+                    continue
+                }
+                if key.hasPrefix("Exif.MakerNote.") { decodedMakerNoteGroup = true }
+                still.properties.append(
+                    MetadataProperty(key: key, type: type, value: PropertyValue.typed(family: p.family, type: type, text: text, raw: raw)))
+            }
+        }
+        if let bytes = makerNoteBytes {
+            if AppleMakerNoteDecoder.isAppleMakerNote(bytes) {
+                do {
+                    still.makerNote = try AppleMakerNoteDecoder.decode(bytes)
+                } catch {
+                    still.makerNoteIssue = error
+                }
+            } else {
+                let head = String(decoding: bytes.prefix(12).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+                still.makerNoteIssue = ReadIssue(
+                    .unsupported, "the MakerNote is not Apple's (\(bytes.count) bytes starting \"\(head)\")", location: "exif/MakerNote")
+            }
+        } else if decodedMakerNoteGroup {
+            // exiv2 recognised another maker's makernote and decoded it (Exif.Canon.*, Exif.Samsung2.*, …).
+            still.makerNoteIssue = ReadIssue(.unsupported, "the MakerNote is another maker's (exiv2 decoded it), not Apple's", location: "exif/MakerNote")
+        }
+        return still
+    }
+
+    private static func makerNoteSummary(_ bytes: [UInt8]) -> String {
+        AppleMakerNoteDecoder.isAppleMakerNote(bytes) ? "\(bytes.count) bytes (Apple iOS makernote)" : "\(bytes.count) bytes"
+    }
+}
+
+/// Turns exiv2's text and bytes into typed `MetadataValue`s.
+enum PropertyValue {
+    static func typed(family: llx_family, type: String, text: String?, raw: [UInt8]?) -> MetadataValue {
+        if let raw {
+            // Exif undefined / byte values: text when it reads as text (ExifVersion "0232"), else bytes.
+            if !raw.isEmpty, raw.count <= 256 {
+                var printable = raw
+                while let last = printable.last, last == 0 { printable.removeLast() }
+                if !printable.isEmpty, printable.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                    return .string(String(decoding: printable, as: UTF8.self))
+                }
+            }
+            return .bytes(raw)
+        }
+        guard let text else { return .string("") }
+        guard family == LLX_EXIF else { return .string(text) }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        func many(_ convert: (Substring) -> MetadataValue?) -> MetadataValue {
+            let values = parts.compactMap(convert)
+            guard values.count == parts.count, !values.isEmpty else { return .string(text) }
+            return values.count == 1 ? values[0] : .array(values)
+        }
+        switch type {
+        case "Short", "Long", "Ifd":
+            return many { UInt64($0).map { .uint($0) } }
+        case "SShort", "SLong":
+            return many { Int64($0).map { .int($0) } }
+        case "Float", "Double":
+            return many { Double($0).map { .double($0) } }
+        case "Rational", "SRational":
+            return many { part in
+                let nd = part.split(separator: "/")
+                guard nd.count == 2, let n = Double(nd[0]), let d = Double(nd[1]), d != 0 else { return nil }
+                return .double(n / d)
+            }
+        default:
+            return .string(text)
+        }
+    }
+}

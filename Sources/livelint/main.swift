@@ -1,2 +1,4 @@
+import Foundation
 import LiveLintCLI
-LiveLint.main()
+
+exit(await LiveLint.runMain(Array(CommandLine.arguments.dropFirst())))

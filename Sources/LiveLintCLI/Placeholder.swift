@@ -1,2 +1,0 @@
-import ArgumentParser
-public struct LiveLint: ParsableCommand { public init() {} }

@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Finds the files to lint under the paths a user gave.
+///
+/// Folders are walked recursively in sorted order. Symbolic links are followed, but a folder is
+/// entered once only (tracked by device and inode), so link loops end. Hidden entries (names
+/// starting with `.`) are skipped unless asked for. Nothing is opened for reading here.
+public struct LibraryWalker: Sendable {
+    public struct Entry: Sendable, Hashable {
+        /// Where to open the file.
+        public var path: String
+        /// How to show it: relative to the scanned root when one folder was given.
+        public var displayPath: String
+    }
+
+    public struct Problem: Sendable, Hashable {
+        public var path: String
+        public var message: String
+    }
+
+    public var includeHidden: Bool
+    /// Deepest folder nesting entered (a guard against pathological trees).
+    public var maxDepth: Int
+
+    public init(includeHidden: Bool = false, maxDepth: Int = 256) {
+        self.includeHidden = includeHidden
+        self.maxDepth = maxDepth
+    }
+
+    /// The display root: the folder itself when exactly one folder was given, else "."
+    public static func root(for paths: [String]) -> String {
+        if paths.count == 1, isDirectory(paths[0]) { return paths[0] }
+        return "."
+    }
+
+    /// Every regular file under `paths`, sorted by display path; plus the paths that could not be read.
+    public func files(in paths: [String]) -> (entries: [Entry], problems: [Problem]) {
+        var entries: [Entry] = []
+        var problems: [Problem] = []
+        var visited = Set<DirectoryID>()
+        let singleRoot = paths.count == 1 && Self.isDirectory(paths[0])
+        for given in paths {
+            var st = stat()
+            guard stat(given, &st) == 0 else {
+                problems.append(Problem(path: given, message: "cannot read: \(Self.errnoText())"))
+                continue
+            }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                walk(directory: given, display: singleRoot ? "" : Self.trimmed(given), depth: 0,
+                     visited: &visited, entries: &entries, problems: &problems)
+            } else if (st.st_mode & S_IFMT) == S_IFREG {
+                entries.append(Entry(path: given, displayPath: given))
+            } else {
+                problems.append(Problem(path: given, message: "not a regular file or folder"))
+            }
+        }
+        entries.sort { $0.displayPath < $1.displayPath }
+        return (entries, problems)
+    }
+
+    struct DirectoryID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private func walk(directory: String, display: String, depth: Int, visited: inout Set<DirectoryID>,
+                      entries: inout [Entry], problems: inout [Problem]) {
+        var st = stat()
+        guard stat(directory, &st) == 0 else {
+            problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot read: \(Self.errnoText())"))
+            return
+        }
+        let id = DirectoryID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        guard visited.insert(id).inserted else { return }  // a link loop, or the same folder twice
+        guard depth <= maxDepth else {
+            problems.append(Problem(path: display, message: "folder nesting deeper than \(maxDepth) levels: not entered"))
+            return
+        }
+        guard let dir = opendir(directory) else {
+            problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot list folder: \(Self.errnoText())"))
+            return
+        }
+        var names: [String] = []
+        while let ent = readdir(dir) {
+            let name = withUnsafePointer(to: ent.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            if !includeHidden, name.hasPrefix(".") { continue }
+            names.append(name)
+        }
+        closedir(dir)
+        names.sort()
+        for name in names {
+            let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let shown = display.isEmpty ? name : display + "/" + name
+            var child = stat()
+            guard stat(full, &child) == 0 else {
+                // A dangling link, or a file removed while we walked.
+                problems.append(Problem(path: shown, message: "cannot read: \(Self.errnoText())"))
+                continue
+            }
+            switch child.st_mode & S_IFMT {
+            case S_IFDIR:
+                walk(directory: full, display: shown, depth: depth + 1, visited: &visited, entries: &entries, problems: &problems)
+            case S_IFREG:
+                entries.append(Entry(path: full, displayPath: shown))
+            default:
+                continue  // sockets, FIFOs, devices: never opened
+            }
+        }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func trimmed(_ path: String) -> String {
+        var p = path
+        while p.count > 1, p.hasSuffix("/") { p.removeLast() }
+        if p.hasPrefix("./"), p.count > 2 { p.removeFirst(2) }
+        return p
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}

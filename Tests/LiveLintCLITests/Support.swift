@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Locates the repository, the shared corpus and the built `livelint` binary, and runs it.
+enum CLI {
+    /// `<repo>/Tests/LiveLintCLITests/Support.swift` → `<repo>`.
+    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let fixtures = repoRoot.appendingPathComponent("Fixtures")
+
+    /// `../shared/corpus` beside the repository: real device files, present on developer machines
+    /// and in CI, absent elsewhere (tests that need it skip).
+    static let corpus = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static var corpusPresent: Bool {
+        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("manifest.json").path)
+    }
+
+    /// The `livelint` executable SwiftPM built beside this test bundle.
+    static let binary: URL? = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("livelint")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        for config in ["debug", "release"] {
+            let candidate = repoRoot.appendingPathComponent(".build/\(config)/livelint")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var json: Any? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+    }
+
+    /// Runs `livelint args…` in `directory` with a clean, colour-free environment.
+    static func run(_ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        guard let binary else { throw CLIError.noBinary }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = args
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        env["COLUMNS"] = "100"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let outURL = tmp.appendingPathComponent("out"), errURL = tmp.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    enum CLIError: Error { case noBinary }
+
+    /// A fresh temporary folder, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// The corpus manifest, as facts to test against.
+struct CorpusEntry: @unchecked Sendable, CustomTestStringConvertible {
+    var id: String
+    var category: String
+    var file: String
+    var raw: [String: Any]
+    var testDescription: String { "\(id) \(file)" }
+
+    static func load() -> [CorpusEntry] {
+        guard CLI.corpusPresent,
+              let data = try? Data(contentsOf: CLI.corpus.appendingPathComponent("manifest.json")),
+              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return [] }
+        return list.compactMap { e in
+            guard let id = e["id"] as? String, let category = e["category"] as? String, let file = e["file"] as? String
+            else { return nil }
+            return CorpusEntry(id: id, category: category, file: file, raw: e)
+        }
+    }
+
+    var movie: [String: Any]? { raw["movie"] as? [String: Any] }
+    var still: [String: Any]? { raw["still"] as? [String: Any] }
+    var url: URL { CLI.corpus.appendingPathComponent(file) }
+}

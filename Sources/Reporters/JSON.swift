@@ -85,10 +85,9 @@ enum JSON: Equatable {
     }
 
     /// Shortest round-tripping form; whole numbers without a fraction (`2`, not `2.0`).
+    /// Swift prints `1e-05`, `1.5e+20`: valid JSON numbers.
     static func format(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d.rounded() == d, abs(d) < 1e15 { return String(Int64(d)) }
-        return "\(d)"  // Swift prints `1e-05`, `1.5e+20`: valid JSON numbers.
+        d.isFinite ? MetadataValue.format(d) : "null"
     }
 
     static func quote(_ s: String, into out: inout String) {

@@ -19,18 +19,20 @@ struct LintGroups {
 
     init(_ result: LintResult) {
         var groups = result.pairs.map { PairGroup(pair: $0, findings: []) }
-        let memberSets: [Set<String>] = result.pairs.map { pair in
-            var set = Set<String>()
+        // Path (and archive path) → the pairs holding it, so grouping is linear in the findings.
+        var pairsByPath: [String: [Int]] = [:]
+        for (i, pair) in result.pairs.enumerated() {
+            var paths = Set<String>()
             for path in [pair.still, pair.movie].compactMap({ $0 }) {
-                set.insert(path)
-                set.insert(LintGroups.archive(of: path))
+                paths.insert(path)
+                paths.insert(LintGroups.archive(of: path))
             }
-            return set
+            for path in paths { pairsByPath[path, default: []].append(i) }
         }
         var scanWide: [Finding] = []
         for finding in result.findings {
-            if !finding.files.isEmpty,
-               let i = memberSets.firstIndex(where: { set in finding.files.allSatisfy(set.contains) }) {
+            let candidates = finding.files.first.flatMap { pairsByPath[$0] } ?? []
+            if let i = candidates.first(where: { i in finding.files.allSatisfy { pairsByPath[$0]?.contains(i) == true } }) {
                 groups[i].findings.append(finding)
             } else {
                 scanWide.append(finding)

@@ -2,7 +2,8 @@ import LiveLintEngine
 
 /// `livelint lint --reporter sarif`: SARIF 2.1.0 with one run.
 ///
-/// `tool.driver.rules` comes from the `RuleSummary` list; each result names its rule by id and,
+/// `tool.driver.rules` comes from the `RuleSummary` list (`helpUri` when the documentation link
+/// is absolute, see `LintReportOptions.documentationBaseURI`); each result names its rule by id and,
 /// when the rule is in that list, by index. Each file a finding involves becomes one location
 /// whose `artifactLocation.uri` is the path relative to the scanned root, percent-encoded, with
 /// `uriBaseId` `%SRCROOT%`. A `.livp` member (`x.livp!IMG.JPG`) is located at its archive, the
@@ -20,13 +21,17 @@ public enum SARIFReporter {
             "name": .string("livelint"),
             "version": .string(toolVersion),
             "rules": .array(rules.map { rule in
-                .object([
+                var r: [String: JSON] = [
                     "id": .string(rule.id),
                     "name": .string(rule.name),
                     "shortDescription": .object(["text": .string(rule.summary)]),
-                    "helpUri": .string(options.documentationLink(rule.documentation)),
+                    "help": .object(["text": .string("Documentation: \(rule.documentation)")]),
                     "defaultConfiguration": .object(["level": .string(level(rule.defaultSeverity))]),
-                ])
+                ]
+                // helpUri must be an absolute URI: only written when the link is one.
+                let link = options.documentationLink(rule.documentation)
+                if link.contains("://") { r["helpUri"] = .string(link) }
+                return .object(r)
             }),
         ]
         if let uri = options.informationURI { driver["informationUri"] = .string(uri) }

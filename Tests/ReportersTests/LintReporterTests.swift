@@ -127,6 +127,10 @@ struct SARIFTests {
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.count == Fixtures.rules.count)
         #expect(rules[0]["helpUri"] as? String == "https://example.invalid/livelint/blob/main/docs/rules/identifier-mismatch.md")
+        // Without a base the reference is relative: no helpUri (it must be absolute), the path stays in help.text.
+        let relative = SARIFReporter.render(Fixtures.lintResult, rules: Fixtures.rules, toolVersion: "1.2.3")
+        #expect(!relative.contains("helpUri"))
+        #expect(relative.contains("\"text\": \"Documentation: docs/rules/identifier-mismatch.md\""))
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == Fixtures.lintResult.findings.count)
         for r in results {

@@ -59,6 +59,35 @@ public enum StillReader {
         }
     }
 
+    /// The raw `Exif.Photo.MakerNote` bytes of the file at `path` (nil when it has none or cannot be
+    /// read), e.g. to re-key it with `AppleMakerNoteEncoder.replacingContentIdentifier`.
+    public static func makerNoteBytes(path: String) -> [UInt8]? {
+        rawMakerNote { prefixes, count, out, error in llx_read_path(path, prefixes, count, out, error) }
+    }
+
+    /// The raw `Exif.Photo.MakerNote` bytes of an image in memory (nil when it has none).
+    public static func makerNoteBytes(bytes: [UInt8]) -> [UInt8]? {
+        bytes.withUnsafeBufferPointer { buffer in
+            rawMakerNote { prefixes, count, out, error in llx_read_buffer(buffer.baseAddress, buffer.count, prefixes, count, out, error) }
+        }
+    }
+
+    private static func rawMakerNote(_ call: ShimRead) -> [UInt8]? {
+        var info: UnsafeMutablePointer<llx_image_info>?
+        var message: UnsafeMutablePointer<CChar>?
+        let status = withCStrings([makerNoteKey]) { prefixes in call(prefixes.baseAddress, prefixes.count, &info, &message) }
+        defer {
+            llx_image_info_free(info)
+            llx_free(message)
+        }
+        guard status == LLX_OK, let info, let base = info.pointee.properties else { return nil }
+        for p in UnsafeBufferPointer(start: base, count: info.pointee.property_count) {
+            guard let key = p.key, String(cString: key) == makerNoteKey else { continue }
+            return p.raw.map { Array(UnsafeBufferPointer(start: $0, count: p.raw_len)) } ?? []
+        }
+        return nil
+    }
+
     private typealias ShimRead = (
         UnsafePointer<UnsafePointer<CChar>?>?, Int, UnsafeMutablePointer<UnsafeMutablePointer<llx_image_info>?>,
         UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>

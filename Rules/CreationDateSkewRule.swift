@@ -22,10 +22,11 @@ public struct CreationDateSkewRule: PairRule {
             suffix), instants are compared; otherwise wall-clock times. Dates that are missing or \
             cannot be parsed are not flagged.
 
-            One capture writes both within a second or two, so a large skew suggests halves from \
-            different captures, or a tool that re-stamped one half (a time-zone shift applied to the \
-            still only), which puts the halves apart on a timeline. Off by default: the corpus does \
-            not tell how far apart real pairs can be, and no consumer is known to reject a skew.
+            One capture writes both: in the nine camera pairs of the corpus the two wall-clock times \
+            are 0 or 1 s apart (the movie starts before the still), hence the 2 s default. A large \
+            skew suggests halves from different captures, or a tool that re-stamped one half (a \
+            time-zone shift applied to the still only), which puts the halves apart on a timeline. \
+            Off by default: no consumer is known to reject a skew.
             """,
         defaultSeverity: .warning,
         enabledByDefault: false,

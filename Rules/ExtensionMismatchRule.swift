@@ -28,7 +28,7 @@ public struct ExtensionMismatchRule: FileRule {
         defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample(.files(.still("IMG_0001.HEIC", format: .jpeg)),
-                        .finding(on: "IMG_0001.HEIC", saying: "'.heic'", "JPEG", ".jpg")),
+                        .finding(on: "IMG_0001.HEIC", saying: "'.heic'", "JPEG")),
             RuleExample(.files(.mov("IMG_0001.MP4")),
                         .finding(on: "IMG_0001.MP4", saying: "QuickTime", "'.mp4'")),
             RuleExample(.files(.jpeg("IMG_0001")), .finding(on: "IMG_0001", saying: "no extension")),

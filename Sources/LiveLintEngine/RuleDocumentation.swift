@@ -67,7 +67,7 @@ public enum RuleDocumentation {
     private static func configurationExample(_ d: RuleDescription) -> String {
         if !d.options.isEmpty {
             let opts = d.options.map { "\($0.name): \($0.defaultValue)" }.joined(separator: ", ")
-            return "{ enabled: \(d.enabledByDefault ? "true" : "false"), severity: \(d.defaultSeverity.rawValue), \(opts) }"
+            return "{ enabled: true, severity: \(d.defaultSeverity.rawValue), \(opts) }"
         }
         return d.enabledByDefault ? "off" : d.defaultSeverity.rawValue
     }

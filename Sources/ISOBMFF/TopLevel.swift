@@ -14,7 +14,8 @@ public enum TopLevel {
     /// payload). Tolerates a missing `ftyp`, `wide`/`free`, 64-bit sizes, size 0 (to the end),
     /// `moov` before or after `mdat`. Bytes after the last box that do not form a box header
     /// are a warning ("trailing garbage"), not a failure. A last box whose size runs past the end
-    /// of the file is kept, cut to the file, with a warning.
+    /// of the file is kept, cut to the file, with a warning (unless it is the first box: then the
+    /// data is not a box file at all and `error` is set).
     public static func scan(_ source: some ByteSource) -> TopLevelScan {
         var result = TopLevelScan(boxes: [], warnings: [], error: nil)
         var offset: Int64 = 0
@@ -49,7 +50,8 @@ public enum TopLevel {
             } catch {
                 // A size past the end of the file: keep the box as far as it goes (a truncated
                 // `mdat` still lets `moov` be read), and say so.
-                if let declared = try? BoxHeader.parse(raw, at: offset, available: .max, topLevel: true, path: ""),
+                if !result.boxes.isEmpty,
+                   let declared = try? BoxHeader.parse(raw, at: offset, available: .max, topLevel: true, path: ""),
                    declared.size > left {
                     var cut = declared
                     cut.size = left

@@ -175,3 +175,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+@Suite struct TopLevelFirstBoxTests {
+    @Test func oversizedFirstBoxIsNotABoxFile() {
+        let scan = TopLevel.scan(MemoryByteSource(Array("GIF89a, definitely not a movie".utf8)))
+        #expect(scan.boxes.isEmpty)
+        #expect(scan.error?.message.contains("larger than") == true)
+    }
+}

@@ -96,6 +96,10 @@ struct MovieReadContext {
             report(ReadIssue(.notMedia, "not an ISO-BMFF / QuickTime file: \(reason)", offset: 0))
             return nil
         }
+        if !scan.boxes.contains(where: { Self.knownTopLevel.contains($0.type) }) {
+            report(ReadIssue(.notMedia, "not an ISO-BMFF / QuickTime file: no known top-level box (first is '\(scan.boxes[0].type)')", offset: 0))
+            return nil
+        }
         if let e = scan.error { report(e) }
         var movie = MovieInfo()
         movie.topLevelBoxes = scan.boxes.map { BoxSummary(type: $0.type.description, offset: $0.offset, size: $0.size) }
@@ -155,6 +159,9 @@ struct MovieReadContext {
         movie.stillImageTime = Self.stillImageTime(movie)
         return movie
     }
+
+    /// Top-level boxes that mark a file as ISO-BMFF / QuickTime.
+    static let knownTopLevel: Set<BoxType> = ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot", "uuid", "meta", "moof", "styp", "sidx", "PICT"]
 
     static func stillImageTime(_ movie: MovieInfo) -> StillImageTime? {
         for track in movie.tracks {

@@ -12,7 +12,7 @@ public enum Pairing {
     ///    `.contentIdentifier`;
     /// 3. among what is left (no identifier, or one that matches nothing), by name within one
     ///    folder: same stem, ignoring case, after export suffixes are removed (``nameKey(_:)``),
-    ///    then once more with a Takeout `(N)` suffix removed;
+    ///    then once more with a Takeout `(N)` suffix removed from one side;
     /// 4. the rest are lone halves (`.unpaired`).
     ///
     /// The members of each `.livp` are paired among themselves the same way (complete pairs are
@@ -62,19 +62,25 @@ public enum Pairing {
                 guard let id = file.contentIdentifier else { return nil }
                 return fold ? id.uppercased() : id
             }
-            let (made, s, m) = match(stills, movies, by: key, method: .contentIdentifier, preferNames: true)
+            let (made, s, m) = match(stills, movies, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true)
             pairs += made
             stills = s
             movies = m
         }
-        // 3: by name within one folder, then with the Takeout "(N)" suffix dropped.
-        for tier in 0..<2 {
-            let key: (MediaFile) -> String? = { file in
-                let (folder, name) = split(file.path)
-                let stem = tier == 0 ? nameKey(name) : takeoutKey(nameKey(name))
-                return folder + "\u{0}" + stem
-            }
-            let (made, s, m) = match(stills, movies, by: key, method: .name, preferNames: false)
+        // 3: by name within one folder; then with a Takeout "(N)" suffix dropped from one side
+        // only (`IMG_0769.HEIC` + `IMG_0769(1).mp4`, never `(1)` + `(2)`).
+        let plain: (MediaFile) -> String? = { file in
+            let (folder, name) = split(file.path)
+            return folder + "\u{0}" + nameKey(name)
+        }
+        let takeout: (MediaFile) -> String? = { file in
+            let (folder, name) = split(file.path)
+            let stem = nameKey(name)
+            let stripped = takeoutKey(stem)
+            return stripped == stem ? nil : folder + "\u{0}" + stripped
+        }
+        for (stillKey, movieKey) in [(plain, plain), (plain, takeout), (takeout, plain)] {
+            let (made, s, m) = match(stills, movies, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false)
             pairs += made
             stills = s
             movies = m
@@ -85,19 +91,20 @@ public enum Pairing {
         return pairs
     }
 
-    /// Groups both sides by `key`, pairs within each group (name-matching halves first when
+    /// Groups stills by `stillKey` and movies by `movieKey` (nil: takes no part), pairs within each group (name-matching halves first when
     /// `preferNames`, then in path order), and returns the pairs and what is left, still sorted.
-    private static func match(_ stills: [MediaFile], _ movies: [MediaFile], by key: (MediaFile) -> String?,
+    private static func match(_ stills: [MediaFile], _ movies: [MediaFile],
+                              stillKey: (MediaFile) -> String?, movieKey: (MediaFile) -> String?,
                               method: PairingMethod, preferNames: Bool)
         -> ([LivePair], [MediaFile], [MediaFile]) {
         var movieGroups: [String: [Int]] = [:]
         for (i, m) in movies.enumerated() {
-            if let k = key(m) { movieGroups[k, default: []].append(i) }
+            if let k = movieKey(m) { movieGroups[k, default: []].append(i) }
         }
         var stillGroups: [String: [Int]] = [:]
         var groupOrder: [String] = []
         for (i, s) in stills.enumerated() {
-            guard let k = key(s), movieGroups[k] != nil else { continue }
+            guard let k = stillKey(s), movieGroups[k] != nil else { continue }
             if stillGroups[k] == nil { groupOrder.append(k) }
             stillGroups[k, default: []].append(i)
         }

@@ -1,0 +1,170 @@
+import LiveLintEngine
+import LiveModel
+import Rules
+import Testing
+
+private func lint(_ files: [MediaFile], configuration: Configuration = .default) throws -> LintResult {
+    try LintEngine(rules: builtinRules, configuration: configuration).run(files: files, root: "scan")
+}
+
+@Test func cleanCameraPairHasNoFindings() throws {
+    let result = try lint([.jpeg(), .mov()])
+    #expect(result.findings == [])
+    #expect(result.pairs == [PairRecord(still: "IMG_0001.JPG", movie: "IMG_0001.MOV", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier)])
+    #expect(result.summary == LintSummary(files: 2, pairs: 1, errors: 0, warnings: 0, infos: 0))
+}
+
+@Test func pairsByIdentifierAcrossFolders() throws {
+    let files: [MediaFile] = [
+        .jpeg("2021/stills/IMG_0001.JPG", id: Sample.uuidA), .mov("exports/movies/clip-17.mov", id: Sample.uuidA),
+        .heic("2021/stills/IMG_0002.HEIC", id: Sample.uuidB), .mov("2021/stills/IMG_0002.MOV", id: Sample.uuidB),
+    ]
+    let pairs = Pairing.pair(files)
+    #expect(pairs.map(\.record) == [
+        PairRecord(still: "2021/stills/IMG_0001.JPG", movie: "exports/movies/clip-17.mov", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier),
+        PairRecord(still: "2021/stills/IMG_0002.HEIC", movie: "2021/stills/IMG_0002.MOV", contentIdentifier: Sample.uuidB, pairedBy: .contentIdentifier),
+    ])
+    #expect(try lint(files).findings.isEmpty)
+}
+
+@Test func identifierBeatsName() {
+    // IMG_0001.MOV shares the still's name but carries another capture's identifier.
+    let files: [MediaFile] = [.jpeg("IMG_0001.JPG", id: Sample.uuidA), .mov("IMG_0001.MOV", id: Sample.uuidB),
+                              .mov("other/IMG_9999.MOV", id: Sample.uuidA)]
+    let records = Pairing.pair(files).map(\.record)
+    #expect(records.contains(PairRecord(still: "IMG_0001.JPG", movie: "other/IMG_9999.MOV", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier)))
+    #expect(records.contains(PairRecord(still: nil, movie: "IMG_0001.MOV", contentIdentifier: Sample.uuidB, pairedBy: .unpaired)))
+}
+
+struct StemCase: Sendable, CustomTestStringConvertible {
+    let still: String, movie: String
+    var testDescription: String { "\(still) + \(movie)" }
+}
+
+/// The export naming patterns of live-photo-format.md, "The pair".
+@Test(arguments: [
+    StemCase(still: "IMG_0001.JPG", movie: "IMG_0001.MOV"),
+    StemCase(still: "IMG_0084.JPG", movie: "IMG_0084_HEVC.MOV"),          // icloudpd
+    StemCase(still: "IMG_0084.HEIC", movie: "IMG_0084_HEVC.MOV"),
+    StemCase(still: "X.JPG.jpeg", movie: "X.JPG.mov"),                    // inside a .livp, extracted
+    StemCase(still: "IMG_0084.JPG", movie: "IMG_0084.JPG.mov"),
+    StemCase(still: "IMG_0769(1).HEIC", movie: "IMG_0769(1).mp4"),        // Takeout
+    StemCase(still: "IMG_0769.HEIC", movie: "IMG_0769(1).mp4"),
+    StemCase(still: "E905E6C6-C747-4805-942F-9904A0281F02.heic", movie: "E905E6C6-C747-4805-942F-9904A0281F02_3.mov"), // Photos library
+    StemCase(still: "album/img_0001.jpg", movie: "album/IMG_0001.MOV"),
+])
+func pairsByExportName(_ c: StemCase) {
+    let still: MediaFile = c.still.hasSuffix("heic") || c.still.hasSuffix("HEIC") ? .heic(c.still, id: nil) : .jpeg(c.still, id: nil)
+    let movie: MediaFile = c.movie.lowercased().hasSuffix("mp4") ? .mp4(c.movie, id: nil) : .mov(c.movie, id: nil)
+    for files in [[still, movie], [movie, still]] {
+        #expect(Pairing.pair(files).map(\.record) == [PairRecord(still: c.still, movie: c.movie, contentIdentifier: nil, pairedBy: .name)])
+    }
+}
+
+@Test(arguments: [
+    StemCase(still: "a/IMG_0001.JPG", movie: "b/IMG_0001.MOV"),       // name pairing stays in one folder
+    StemCase(still: "IMG_0084.JPG", movie: "IMG_0085.MOV"),
+    StemCase(still: "IMG_0084.JPG", movie: "IMG_0084_2.MOV"),          // `_N` is stripped after a UUID only
+    StemCase(still: "IMG_0769(1).HEIC", movie: "IMG_0769(2).mp4"),
+])
+func doesNotPairUnrelatedNames(_ c: StemCase) {
+    let pairs = Pairing.pair([.jpeg(c.still, id: nil), .mov(c.movie, id: nil)])
+    #expect(pairs.allSatisfy { $0.pairedBy == .unpaired })
+    #expect(pairs.count == 2)
+}
+
+@Test func exactNameBeatsTakeoutFallback() {
+    let pairs = Pairing.pair([.heic("IMG_0769.HEIC", id: nil), .heic("IMG_0769(1).HEIC", id: nil),
+                              .mp4("IMG_0769(1).mp4", id: nil), .mov("IMG_0769.MOV", id: nil)]).map(\.record)
+    #expect(pairs.contains(PairRecord(still: "IMG_0769(1).HEIC", movie: "IMG_0769(1).mp4", contentIdentifier: nil, pairedBy: .name)))
+    #expect(pairs.contains(PairRecord(still: "IMG_0769.HEIC", movie: "IMG_0769.MOV", contentIdentifier: nil, pairedBy: .name)))
+}
+
+@Test func namePairWithDifferentIdentifiersIsAMismatch() throws {
+    let result = try lint([.jpeg("DCIM/IMG_0084.JPG", id: Sample.uuidA), .mov("DCIM/IMG_0084_HEVC.MOV", id: Sample.uuidB)])
+    #expect(result.pairs == [PairRecord(still: "DCIM/IMG_0084.JPG", movie: "DCIM/IMG_0084_HEVC.MOV", contentIdentifier: Sample.uuidA, pairedBy: .name)])
+    let mismatch = try #require(result.findings.first { $0.ruleID == "identifier-mismatch" })
+    #expect(mismatch.files == ["DCIM/IMG_0084.JPG", "DCIM/IMG_0084_HEVC.MOV"])
+    #expect(mismatch.message.contains(Sample.uuidA) && mismatch.message.contains(Sample.uuidB))
+    #expect(mismatch.severity == .error)
+    // Paired, so neither half is an orphan.
+    #expect(!result.findings.contains { $0.ruleID.hasPrefix("orphan-") })
+}
+
+@Test func caseOnlyDifferencePairsByIdentifier() throws {
+    let result = try lint([.jpeg("a/one.jpg", id: Sample.uuidA.lowercased()), .mov("b/two.mov", id: Sample.uuidA)])
+    #expect(result.pairs.map(\.pairedBy) == [.contentIdentifier])
+    #expect(result.findings.map(\.ruleID) == ["identifier-case-mismatch"])
+}
+
+@Test func duplicateIdentifiersListEveryFile() throws {
+    let files: [MediaFile] = [
+        .jpeg("2021/IMG_0001.JPG"), .mov("2021/IMG_0001.MOV"),
+        .jpeg("backup/IMG_0001.JPG"), .mov("backup/IMG_0001.MOV"),
+        .heic("elsewhere/copy.HEIC"),
+    ]
+    let result = try lint(files)
+    let dups = result.findings.filter { $0.ruleID == "duplicate-identifier" }
+    #expect(dups.count == 1)
+    #expect(dups.first?.files == files.map(\.path).sorted())
+    #expect(dups.first?.message.contains("3 stills and 2 movies") == true)
+    // Halves in one folder pair with each other first.
+    #expect(result.pairs.contains(PairRecord(still: "backup/IMG_0001.JPG", movie: "backup/IMG_0001.MOV", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier)))
+    #expect(result.pairs.contains(PairRecord(still: "2021/IMG_0001.JPG", movie: "2021/IMG_0001.MOV", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier)))
+    // The left-over still has a movie carrying its identifier: no orphan finding.
+    #expect(!result.findings.contains { $0.ruleID == "orphan-still" })
+}
+
+@Test func livpMembersPairWithEachOther() throws {
+    let archive = MediaFile.livp("cloud/IMG_0001.livp", members: [.jpeg("IMG_0001.JPG.jpeg"), .mov("IMG_0001.JPG.mov")])
+    // A loose movie with the same identifier must not steal the archive's still.
+    let result = try lint([archive, .mov("cloud/IMG_0001.MOV")])
+    #expect(result.pairs.contains(PairRecord(still: "cloud/IMG_0001.livp!IMG_0001.JPG.jpeg", movie: "cloud/IMG_0001.livp!IMG_0001.JPG.mov",
+                                             contentIdentifier: Sample.uuidA, pairedBy: .archive)))
+    #expect(result.pairs.contains(PairRecord(still: nil, movie: "cloud/IMG_0001.MOV", contentIdentifier: Sample.uuidA, pairedBy: .unpaired)))
+    #expect(result.files.map(\.path) == ["cloud/IMG_0001.MOV", "cloud/IMG_0001.livp", "cloud/IMG_0001.livp!IMG_0001.JPG.jpeg", "cloud/IMG_0001.livp!IMG_0001.JPG.mov"])
+    #expect(result.findings.map(\.ruleID) == ["duplicate-identifier"])
+    #expect(result.summary.pairs == 1)
+}
+
+@Test func livpMemberWithoutIdentifiersPairsByName() {
+    let archive = MediaFile.livp("IMG_7.livp", members: [.jpeg("IMG_7.JPG.jpeg", id: nil), .mov("IMG_7.JPG.mov", id: nil)])
+    #expect(Pairing.pair([archive]).map(\.record) == [PairRecord(still: "IMG_7.livp!IMG_7.JPG.jpeg", movie: "IMG_7.livp!IMG_7.JPG.mov",
+                                                                 contentIdentifier: nil, pairedBy: .archive)])
+}
+
+/// A scan with a bit of everything, for the determinism test.
+private let mixedScan: [MediaFile] = [
+    .jpeg("a/IMG_0001.JPG", id: Sample.uuidA), .mov("b/IMG_0001.MOV", id: Sample.uuidA),
+    .jpeg("a/IMG_0002.JPG", id: Sample.uuidB), .mov("a/IMG_0002.MOV", id: Sample.uuidC),
+    .heic("a/IMG_0003.HEIC", id: nil), .mov("a/IMG_0003_HEVC.MOV", id: nil, codec: "hev1"),
+    .jpeg("c/IMG_0004.JPG", id: Sample.uuidC), .jpeg("c/IMG_0004 copy.JPG", id: Sample.uuidC),
+    .mp4("c/IMG_0769(1).mp4", id: nil), .heic("c/IMG_0769(1).HEIC", id: nil),
+    .livp("d/IMG_0005.livp", members: [.jpeg("IMG_0005.JPG.jpeg", id: Sample.uuidB), .mov("IMG_0005.JPG.mov", id: nil)]),
+    .unreadable("d/IMG_0006.JPG", format: .jpeg, error: "truncated", location: "APP1", offset: 2),
+    .notMedia("d/notes.txt"), .mov("e/orphan.mov", id: "not-a-uuid"), .still("e/IMG_0008.HEIC", format: .jpeg),
+]
+
+@Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+func outputIsTheSameInAnyOrder(seed: UInt64) throws {
+    let config = Configuration(rules: ["creation-date-skew": RuleSetting(enabled: true), "geometry-mismatch": RuleSetting(enabled: true)])
+    let reference = try lint(mixedScan, configuration: config)
+    var rng = SplitMix(seed: seed)
+    let shuffled = try lint(mixedScan.shuffled(using: &rng), configuration: config)
+    #expect(shuffled == reference)
+    #expect(reference.findings == reference.findings.sorted(by: LintEngine.findingOrder))
+    #expect(reference.files.map(\.path) == reference.files.map(\.path).sorted())
+    #expect(reference.findings.count > 8)
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -20,7 +20,7 @@ struct GoldenTests {
     @Test(arguments: DumpFormat.allCases)
     func dumpFormat(_ format: DumpFormat) throws {
         let out = DumpReporters.render(Fixtures.dumpFiles, format: format)
-        try Support.expectGolden(out, "dump.\(format.rawValue == "text" ? "txt" : format.rawValue)")
+        try Support.expectGolden(out, "dump.\(format.rawValue)")
         #expect(out == DumpReporters.render(Fixtures.dumpFiles, format: format))
     }
 
@@ -32,6 +32,6 @@ struct GoldenTests {
 
     @Test func dumpTextAllSamples() throws {
         let out = DumpReporters.render([Fixtures.trainMovie], format: .text, options: DumpOptions(allSamples: true))
-        try Support.expectGolden(out, "dump-all-samples.txt")
+        try Support.expectGolden(out, "dump-all-samples.text")
     }
 }

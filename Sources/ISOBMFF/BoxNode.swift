@@ -207,11 +207,9 @@ public enum BoxTree {
                     issues.append(cursor.error(.malformed, "\(rest.count) stray bytes after the last child box"))
                     return (nodes, [])
                 }
-                if let four = cursor.peek(4), four == [0, 0, 0, 0], cursor.remaining == 4 || ancestors.last == "udta" {
-                    // A zero-size "terminator" inside a container: accepted only as the last bytes.
-                    if let rest = cursor.peek(cursor.remaining), rest.allSatisfy({ $0 == 0 }), rest.count <= 8 {
-                        return (nodes, rest)
-                    }
+                if ancestors.last == "udta", let rest = cursor.peek(cursor.remaining), rest.count <= 8, rest.allSatisfy({ $0 == 0 }) {
+                    // A zero-size terminator (4 to 8 zero bytes) at the end of a QuickTime `udta`.
+                    return (nodes, rest)
                 }
                 boxCount += 1
                 guard boxCount <= BoxLimits.maxBoxes else {

@@ -135,27 +135,21 @@ struct MovieReadContext {
         if let udta = moov.child("udta") { movie.keys += readUdta(udta, path: "moov/udta") }
 
         var trackIndex = 0
+        var anyVideo: VideoStream?
         for node in moov.children where node.type == "trak" {
             trackIndex += 1
             var reader = MovieTrackReader(node: node, path: "moov/trak[\(trackIndex)]", movieTimescale: movie.timescale)
             let track = reader.read(source, options: options)
             for issue in reader.issues { report(issue.issue, stops: issue.stops) }
             movie.tracks.append(track.info)
-            if let video = track.video, movie.video == nil, track.info.handler == "vide", track.info.enabled {
-                movie.video = video
+            if let video = track.video, track.info.handler == "vide" {
+                if movie.video == nil && track.info.enabled { movie.video = video }
+                if anyVideo == nil { anyVideo = video }
             }
             if let audio = track.audio { movie.audio.append(audio) }
         }
-        if movie.video == nil {
-            // No enabled video track: fall back to the first video track at all.
-            for (i, node) in moov.children.filter({ $0.type == "trak" }).enumerated() where movie.tracks[i].handler == "vide" {
-                var reader = MovieTrackReader(node: node, path: "moov/trak[\(i + 1)]", movieTimescale: movie.timescale)
-                if let v = reader.read(source, options: MovieReadOptions(samples: .stillImageTimeOnly, maxSamplesPerTrack: 0)).video {
-                    movie.video = v
-                    break
-                }
-            }
-        }
+        // No enabled video track: the first video track at all.
+        if movie.video == nil { movie.video = anyVideo }
         movie.stillImageTime = Self.stillImageTime(movie)
         return movie
     }

@@ -113,17 +113,20 @@ public enum Pairing {
         for k in groupOrder {
             guard let si = stillGroups[k], let mi = movieGroups[k] else { continue }
             var freeStills = si, freeMovies = mi
-            if preferNames {
+            if preferNames, si.count > 1 || mi.count > 1 {
+                // Queues of movies by name location, each in path order; O(n) for large groups.
+                var byName: [String: ArraySlice<Int>] = [:]
+                for m in mi { byName[nameLocation(movies[m].path), default: []].append(m) }
                 for s in si {
                     let sKey = nameLocation(stills[s].path)
-                    if let at = freeMovies.firstIndex(where: { nameLocation(movies[$0].path) == sKey }) {
-                        pairs.append(LivePair(still: stills[s], movie: movies[freeMovies[at]], pairedBy: method))
+                    if let m = byName[sKey]?.popFirst() {
+                        pairs.append(LivePair(still: stills[s], movie: movies[m], pairedBy: method))
                         usedStills.insert(s)
-                        usedMovies.insert(freeMovies[at])
-                        freeMovies.remove(at: at)
+                        usedMovies.insert(m)
                     }
                 }
                 freeStills = si.filter { !usedStills.contains($0) }
+                freeMovies = mi.filter { !usedMovies.contains($0) }
             }
             for (s, m) in zip(freeStills, freeMovies) {
                 pairs.append(LivePair(still: stills[s], movie: movies[m], pairedBy: method))

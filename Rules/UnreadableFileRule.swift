@@ -28,7 +28,7 @@ public struct UnreadableFileRule: FileRule {
                         .finding(on: "IMG_0001.JPG", saying: "runs past the end", "at APP1", "byte offset 2")),
             RuleExample(.files(.unreadable("IMG_0001.MOV", format: .quicktime, error: "box size 4096 is larger than its parent's 1200 bytes left",
                                            location: "moov/trak[2]/mdia", offset: 88_120)),
-                        .finding(on: "IMG_0001.MOV", saying: "moov/trak[2]/mdia", "byte offset 88120")),
+                        .finding(on: "IMG_0001.MOV", saying: "this QuickTime movie", "moov/trak[2]/mdia", "byte offset 88120")),
             RuleExample(.files(.unreadable("IMG_0002.HEIC", format: .unknown, category: .io, error: "permission denied")),
                         .finding(on: "IMG_0002.HEIC", saying: "permission denied"),
                         note: "Not even sniffed, but named like media."),
@@ -50,7 +50,14 @@ public struct UnreadableFileRule: FileRule {
         if file.kind == .unknown {
             guard error.category != .notMedia, Self.mediaExtensions.contains(file.pathExtension) else { return [] }
         }
-        let what = file.kind == .unknown ? "the file" : "this \(ExtensionMismatchRule.formatName(file.format))"
+        let what: String
+        switch file.format {
+        case .unknown: what = "the file"
+        case .quicktime: what = "this QuickTime movie"
+        case .mp4: what = "this MP4 movie"
+        case .zip: what = "this archive"
+        default: what = "this \(ExtensionMismatchRule.formatName(file.format))"
+        }
         return [Violation(
             "could not read \(what) (\(error.category.rawValue)): \(error.description)",
             files: [file.path],

@@ -41,7 +41,7 @@ struct LintCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write the report to this file (atomically) instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Exit 1 when a finding is at or above this severity: error or warning (default: error, or the configuration's fail-on).", valueName: "severity"))
+    @Option(name: .long, help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: error, or the configuration's fail-on).", valueName: "severity"))
     var failOn: SeverityOption?
 
     @Option(name: .long, help: ArgumentHelp("Configuration file (default: .livelint.yml from the scanned folder upward).", valueName: "file"))

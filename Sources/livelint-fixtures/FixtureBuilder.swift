@@ -117,7 +117,8 @@ struct FixtureBuilder {
 
         // Damage: a truncated still (a half-synced download) and a file that is not media at all.
         let truncated = try still(id: "12121212-3434-4565-8787-909090909090")
-        try save(Array(truncated.prefix(truncated.count / 3)), to: library.appendingPathComponent("broken/unreadable/IMG_0300.JPG"))
+        // Cut inside the Exif segment, as a download that stopped after a few dozen bytes.
+        try save(Array(truncated.prefix(60)), to: library.appendingPathComponent("broken/unreadable/IMG_0300.JPG"))
         try save(Array("This is not a photo.\n".utf8), to: library.appendingPathComponent("broken/unreadable/notes.txt"))
     }
 

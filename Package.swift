@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .executable(name: "livelint", targets: ["livelint"]),
         .executable(name: "livelint-fixtures", targets: ["livelint-fixtures"]),
+        .executable(name: "livelint-bench", targets: ["livelint-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,12 +63,25 @@ let package = Package(
             ]
         ),
 
+        .executableTarget(
+            name: "livelint-bench",
+            dependencies: [
+                "LiveWriters", "LiveReaders", "LiveModel", "AppleMakerNote", "ISOBMFF",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF"]),
         .testTarget(name: "AppleMakerNoteTests", dependencies: ["AppleMakerNote", "LiveModel"]),
         .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "LiveLintEngine", "LiveModel"]),
         .testTarget(name: "LiveLintEngineTests", dependencies: ["LiveLintEngine", "Rules", "LiveModel"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LiveLintEngine", "LiveModel", "Rules"], exclude: ["Golden"]),
+        .testTarget(
+            name: "HostileInputTests",
+            dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules"]
+        ),
+        .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
         .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveModel", "LiveReaders", "LiveWriters"], exclude: ["Golden"]),
     ],
     cxxLanguageStandard: .cxx14

@@ -1,0 +1,1 @@
+print("livelint-bench: not built yet")

@@ -63,19 +63,10 @@ public enum MediaInspector {
                              error: ReadIssue(.io, "cannot read: \(describe(error))"))
         }
         let format = Sniffer.sniff(header)
-        var file: MediaFile
-        switch format.kind {
-        case .still:
-            file = readStill(StillReader.read(path: path, options: StillReadOptions(allProperties: options.everything)),
-                             path: shown, format: format)
-        case .movie:
-            file = readMovie(source: source, path: shown, format: format, options: options)
-        case .livp:
-            file = readArchive(path: path, shown: shown, options: options)
-        case .unknown:
-            file = MediaFile(path: shown, kind: .unknown, format: .unknown,
-                             error: ReadIssue(.notMedia, "not a recognised still, movie or .livp archive (starts with \(MetadataValue.hex(Array(header.prefix(8)))))"))
-        }
+        var file = dispatch(format, header: header, shown: shown, options: options,
+                            still: { StillReader.read(path: path, options: $0) },
+                            movie: source,
+                            archive: { readArchive(path: path, shown: shown, options: options) })
         file.size = size
         if options.streamProperties, file.kind != .livp {
             file.streamProperties = MediaInfoReader.read(path: path)
@@ -89,26 +80,36 @@ public enum MediaInspector {
             return MediaFile(path: displayPath, kind: .unknown, format: .unknown, size: 0,
                              error: ReadIssue(.notMedia, "empty file (0 bytes)"))
         }
-        let format = Sniffer.sniff(Array(bytes.prefix(Sniffer.headerLength)))
-        var file: MediaFile
-        switch format.kind {
-        case .still:
-            file = readStill(StillReader.read(bytes: bytes, options: StillReadOptions(allProperties: options.everything)),
-                             path: displayPath, format: format)
-        case .movie:
-            file = readMovie(source: MemoryByteSource(bytes), path: displayPath, format: format, options: options)
-        case .livp:
-            file = MediaFile(path: displayPath, kind: .livp, format: .zip,
-                             error: ReadIssue(.unsupported, "archive nested inside an archive is not read"))
-        case .unknown:
-            file = MediaFile(path: displayPath, kind: .unknown, format: .unknown,
-                             error: ReadIssue(.notMedia, "not a recognised still or movie"))
-        }
+        let header = Array(bytes.prefix(Sniffer.headerLength))
+        var file = dispatch(Sniffer.sniff(header), header: header, shown: displayPath, options: options,
+                            still: { StillReader.read(bytes: bytes, options: $0) },
+                            movie: MemoryByteSource(bytes),
+                            archive: {
+                                MediaFile(path: displayPath, kind: .livp, format: .zip,
+                                          error: ReadIssue(.unsupported, "archive nested inside an archive is not read"))
+                            })
         file.size = Int64(bytes.count)
         return file
     }
 
     // MARK: - Per kind
+
+    /// Reads a file whose format is known, the same way whether it is on disk or in memory.
+    static func dispatch(_ format: ContainerFormat, header: [UInt8], shown: String, options: InspectOptions,
+                         still: (StillReadOptions) -> StillReadResult, movie: some ByteSource,
+                         archive: () -> MediaFile) -> MediaFile {
+        switch format.kind {
+        case .still:
+            return readStill(still(StillReadOptions(allProperties: options.everything)), path: shown, format: format)
+        case .movie:
+            return readMovie(source: movie, path: shown, format: format, options: options)
+        case .livp:
+            return archive()
+        case .unknown:
+            return MediaFile(path: shown, kind: .unknown, format: .unknown,
+                             error: ReadIssue(.notMedia, "not a recognised still, movie or .livp archive (starts with \(MetadataValue.hex(Array(header.prefix(8)))))"))
+        }
+    }
 
     static func readStill(_ result: StillReadResult, path: String, format: ContainerFormat) -> MediaFile {
         MediaFile(path: path, kind: .still, format: format, still: result.still,

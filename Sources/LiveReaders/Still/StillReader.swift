@@ -1,5 +1,6 @@
 import AppleMakerNote
 import CExiv2Shim
+import ISOBMFF
 import LiveModel
 
 /// How much `StillReader` reads.
@@ -45,18 +46,36 @@ public enum StillReader {
 
     /// Reads the file at `path`.
     public static func read(path: String, options: StillReadOptions = .init()) -> StillReadResult {
-        run(options) { prefixes, count, out, error in
+        let result = run(options) { prefixes, count, out, error in
             llx_read_path(path, prefixes, count, out, error)
         }
+        guard let error = result.error, error.category != .io,
+              let source = try? FileByteSource(path: path),
+              let head = try? source.read(at: 0, count: Int(min(source.size, diagnosisWindow)))
+        else { return result }
+        return StillReadResult(error: located(error, head: head, size: source.size))
     }
 
     /// Reads an image held in memory (e.g. a `.livp` member).
     public static func read(bytes: [UInt8], options: StillReadOptions = .init()) -> StillReadResult {
-        bytes.withUnsafeBufferPointer { buffer in
+        let result = bytes.withUnsafeBufferPointer { buffer in
             run(options) { prefixes, count, out, error in
                 llx_read_buffer(buffer.baseAddress, buffer.count, prefixes, count, out, error)
             }
         }
+        guard let error = result.error else { return result }
+        return StillReadResult(error: located(error, head: Array(bytes.prefix(Int(diagnosisWindow))), size: Int64(bytes.count)))
+    }
+
+    /// How much of a refused file is walked to locate the damage.
+    static let diagnosisWindow: Int64 = 1 << 20
+
+    /// exiv2 says what failed, not where: for a JPEG, walk the header segments to name the
+    /// segment and byte where the file breaks, and keep exiv2's words after it.
+    static func located(_ error: ReadIssue, head: [UInt8], size: Int64) -> ReadIssue {
+        guard head.starts(with: [0xFF, 0xD8]), var issue = JPEGSegments.diagnose(head, fileSize: size) else { return error }
+        issue.message += "; \(error.message)"
+        return issue
     }
 
     /// The raw `Exif.Photo.MakerNote` bytes of the file at `path` (nil when it has none or cannot be
@@ -110,7 +129,7 @@ public enum StillReader {
         }
         guard status == LLX_OK, let info else {
             let text = message.map { String(cString: $0) } ?? "exiv2 could not read the image"
-            return StillReadResult(error: ReadIssue(category(of: status), text, location: "exiv2"))
+            return StillReadResult(error: ReadIssue(category(of: status), text))
         }
         return StillReadResult(still: makeStill(info.pointee))
     }

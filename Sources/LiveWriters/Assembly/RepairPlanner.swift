@@ -1,0 +1,159 @@
+import Foundation
+import LiveModel
+
+/// What `livelint fix` will do to one pair, decided from what the readers saw (no I/O).
+public struct RepairPlan: Sendable {
+    /// Where the identifier both halves will carry comes from.
+    public enum Source: String, Sendable {
+        /// Both halves already agree.
+        case agreed
+        case still
+        case movie
+        /// Neither half has one worth keeping: a fresh upper-case UUID.
+        case fresh
+    }
+
+    /// The identifier both halves carry after the repair.
+    public var identifier: String
+    public var identifierSource: Source
+    /// Why that identifier was chosen, for people (nil when the halves already agree).
+    public var reason: String?
+    /// The still's makernote gets `identifier`.
+    public var editStill: Bool
+    /// The movie edit; nil when the movie stays as it is.
+    public var movieEdit: LivePhotoMovieEdit?
+    /// One line per change, for the plan printout ("movie: add a still-image-time track at 1.5 s").
+    public var actions: [String]
+    /// Problems the plan cannot repair (the pair is then left alone).
+    public var blockers: [String]
+
+    /// True when there is something to write and nothing blocks it.
+    public var isRepairable: Bool { (editStill || movieEdit != nil) && blockers.isEmpty }
+    /// True when the pair needs nothing.
+    public var isClean: Bool { !editStill && movieEdit == nil && blockers.isEmpty }
+}
+
+/// Decides repairs for a pair: missing or mismatched identifier, missing (or unusable)
+/// still-image-time track, `hev1` video that Apple players refuse.
+public enum RepairPlanner {
+    /// Plans the repair of `still` + `movie` (files as `MediaInspector` read them).
+    ///
+    /// Which identifier wins on a mismatch: an upper-case UUID beats a lower-case one, which beats
+    /// anything that is not a UUID; on a tie the still's wins. Why the still: the movie is the
+    /// half we rewrite byte-exactly (only `moov` metadata changes, in pure Swift), the still's
+    /// Exif rewrite goes through exiv2 and a HEIC can only be re-keyed in place; and the still is
+    /// the half photo libraries index (Photos, Immich and PhotoPrism key the pair on it).
+    /// When only one half has an identifier, it is copied to the other; when neither does, a fresh
+    /// upper-case UUID is made with `freshIdentifier`.
+    public static func plan(still: MediaFile, movie: MediaFile,
+                            freshIdentifier: () -> String = { UUID().uuidString }) -> RepairPlan {
+        var blockers: [String] = []
+        if let e = still.error { blockers.append("the still does not read: \(e)") }
+        if let e = movie.error { blockers.append("the movie does not read: \(e)") }
+        let s = still.still?.contentIdentifier.flatMap { $0.isEmpty ? nil : $0 }
+        let m = movie.movie?.contentIdentifier.flatMap { $0.isEmpty ? nil : $0 }
+
+        var identifier: String
+        var source: RepairPlan.Source
+        var reason: String?
+        switch (s, m) {
+        case let (s?, m?) where s == m:
+            identifier = s
+            source = .agreed
+        case let (s?, m?):
+            if rank(m) > rank(s) {
+                identifier = m
+                source = .movie
+                reason = "the movie's identifier wins: '\(m)' is \(rankName(m)), the still's '\(s)' is \(rankName(s))"
+            } else {
+                identifier = s
+                source = .still
+                reason = rank(s) > rank(m)
+                    ? "the still's identifier wins: '\(s)' is \(rankName(s)), the movie's '\(m)' is \(rankName(m))"
+                    : "the still's identifier wins ('\(s)' over the movie's '\(m)'): photo libraries key the pair on the still, and the movie is the half rewritten byte-exactly"
+            }
+        case let (s?, nil):
+            identifier = s
+            source = .still
+            reason = "only the still has an identifier ('\(s)'): the movie gets it"
+        case let (nil, m?):
+            identifier = m
+            source = .movie
+            reason = "only the movie has an identifier ('\(m)'): the still gets it"
+        case (nil, nil):
+            identifier = freshIdentifier()
+            source = .fresh
+            reason = "neither half has an identifier: both get a fresh one, '\(identifier)'"
+        }
+
+        var actions: [String] = []
+        let editStill = s != identifier
+        if editStill {
+            actions.append("still: set makernote ContentIdentifier (0x0011) to '\(identifier)'" + (s.map { " (was '\($0)')" } ?? " (had none)"))
+            if still.format == .heic || still.format == .heif, s == nil {
+                blockers.append("the HEIC still has no ContentIdentifier to overwrite; creating a makernote in a HEIC is not supported (exiv2 cannot write HEIC)")
+            } else if ![.jpeg, .heic, .heif].contains(still.format) {
+                blockers.append("the still is \(still.format.rawValue.uppercased()); only JPEG and HEIC stills are written")
+            }
+        }
+        var edit = LivePhotoMovieEdit(contentIdentifier: nil, stillImageTime: nil)
+        var editMovie = false
+        if m != identifier {
+            edit.contentIdentifier = identifier
+            editMovie = true
+            actions.append("movie: set com.apple.quicktime.content.identifier to '\(identifier)'" + (m.map { " (was '\($0)')" } ?? " (had none)"))
+        }
+        if let info = movie.movie {
+            let sit = info.stillImageTime
+            let usable = sit.map { $0.isInsideMovie && $0.dataType == WellKnownDataType.int8 && $0.payloadSize == 1 } ?? false
+            if !usable {
+                let duration = info.duration
+                if duration > 0 {
+                    // Keep a time that was inside the movie (only the type was wrong); else the middle.
+                    let keep = sit.flatMap { $0.presentationTime }.flatMap { $0 >= 0 && $0 < duration ? $0 : nil }
+                    let at = keep ?? duration / 2
+                    edit.stillImageTime = at
+                    editMovie = true
+                    let what = sit == nil ? "add a still-image-time track" : "replace the unusable still-image-time track"
+                    actions.append("movie: \(what) (int8 -1) at \(MetadataValue.format((at * 1000).rounded() / 1000)) s")
+                } else {
+                    blockers.append("the movie has no duration to place a still-image-time in")
+                }
+            }
+            if info.video?.codec == "hev1" {
+                edit.videoSampleEntryFormat = "hvc1"
+                editMovie = true
+                actions.append("movie: retag the HEVC sample entry 'hev1' as 'hvc1' (samples unchanged)")
+            }
+        }
+        return RepairPlan(identifier: identifier, identifierSource: source, reason: editStill || editMovie ? reason : nil,
+                          editStill: editStill, movieEdit: editMovie ? edit : nil, actions: actions, blockers: editStill || editMovie ? blockers : [])
+    }
+
+    /// True for the 8-4-4-4-12 hex form, either case.
+    public static func isUUID(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 36 else { return false }
+        for (i, c) in b.enumerated() {
+            if [8, 13, 18, 23].contains(i) {
+                guard c == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66) else { return false }
+            }
+        }
+        return true
+    }
+
+    static func rank(_ s: String) -> Int {
+        guard isUUID(s) else { return 0 }
+        return s == s.uppercased() ? 2 : 1
+    }
+
+    static func rankName(_ s: String) -> String {
+        switch rank(s) {
+        case 2: return "an upper-case UUID"
+        case 1: return "a UUID in lower case"
+        default: return "not a UUID"
+        }
+    }
+}

@@ -33,7 +33,7 @@ public struct LiveLint: AsyncParsableCommand {
             internal error.
             """,
         version: livelintVersion,
-        subcommands: [LintCommand.self, DumpCommand.self, RulesCommand.self],
+        subcommands: [LintCommand.self, DumpCommand.self, RulesCommand.self, FixCommand.self, MakeCommand.self, PackCommand.self, UnpackCommand.self],
         defaultSubcommand: nil
     )
 

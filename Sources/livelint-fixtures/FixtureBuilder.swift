@@ -11,6 +11,7 @@ struct FixtureBuilder {
     static let outputFolders = ["pair", "library"]
 
     let stillJPEG: [UInt8]
+    let portraitJPEG: [UInt8]
     let movies: [String: [UInt8]]
 
     init(base: URL) throws {
@@ -18,6 +19,7 @@ struct FixtureBuilder {
             [UInt8](try Data(contentsOf: base.appendingPathComponent(name)))
         }
         stillJPEG = try load("still.jpg")
+        portraitJPEG = try load("still-portrait.jpg")
         var movies: [String: [UInt8]] = [:]
         for name in ["h264.mov", "hevc.mov", "hevc-hev1.mov", "hevc-422-10bit.mov", "h264.mp4"] {
             movies[name] = try load(name)
@@ -37,7 +39,8 @@ struct FixtureBuilder {
         var baseMovie = "h264.mov"
         /// Seconds; nil: no still-image-time track.
         var stillTime: Double? = 1.5
-        /// Write the still bytes under a different name's extension (e.g. a JPEG named .HEIC).
+        /// Use the 72×96 portrait still instead of the 96×72 one.
+        var portrait = false
         var why: String
     }
 
@@ -94,7 +97,19 @@ struct FixtureBuilder {
         Spec(folder: "broken/extension-mismatch", still: "IMG_0114.HEIC", movie: "IMG_0114.MOV",
              stillID: "EEEEEEEE-FFFF-4000-8111-222222222222", movieID: "EEEEEEEE-FFFF-4000-8111-222222222222",
              why: "a JPEG named .HEIC"),
+        Spec(folder: "broken/geometry-mismatch", still: "IMG_0115.JPG", movie: "IMG_0115.MOV",
+             stillID: "FFFFFFFF-0000-4111-8222-333333333333", movieID: "FFFFFFFF-0000-4111-8222-333333333333",
+             portrait: true, why: "a portrait still with a landscape movie (rule off by default; on in the library's .livelint.yml)"),
     ]
+
+    static let libraryConfiguration = """
+        # livelint configuration for the sample library (see README "Configuration").
+        version: 1
+        rules:
+          # Off by default (the evidence is thin); on here so the sample shows it.
+          geometry-mismatch: { enabled: true, tolerance: 0.02 }
+
+        """
 
     /// The README's pair: the one complete Live Photo `livelint dump` is first shown on.
     static let pair = Spec(folder: "", still: "IMG_0001.JPG", movie: "IMG_0001.MOV", stillID: good1, movieID: good1,
@@ -115,6 +130,14 @@ struct FixtureBuilder {
         try writeArchive(library.appendingPathComponent("2024/07/IMG_0200.livp"),
                          members: [("IMG_0200.JPG.jpeg", livpStill), ("IMG_0200.JPG.mov", livpMovie)])
 
+        // A .livp holding a still and no movie.
+        let loneID = "0A1B2C3D-4E5F-4061-8728-394A5B6C7D8E"
+        try writeArchive(library.appendingPathComponent("broken/livp-not-single-pair/IMG_0201.livp"),
+                         members: [("IMG_0201.JPG.jpeg", try still(id: loneID))])
+
+        // The library's configuration turns on a rule that is off by default, as a user would.
+        try save(Array(Self.libraryConfiguration.utf8), to: library.appendingPathComponent(".livelint.yml"))
+
         // Damage: a truncated still (a half-synced download) and a file that is not media at all.
         let truncated = try still(id: "12121212-3434-4565-8787-909090909090")
         // Cut inside the Exif segment, as a download that stopped after a few dozen bytes.
@@ -125,7 +148,8 @@ struct FixtureBuilder {
     func write(_ spec: Spec, under dir: URL) throws {
         let folder = spec.folder.isEmpty ? dir : dir.appendingPathComponent(spec.folder)
         if let name = spec.still {
-            let bytes = try spec.stillID.map { try still(id: $0) } ?? stillJPEG
+            let base = spec.portrait ? portraitJPEG : stillJPEG
+            let bytes = try spec.stillID.map { try still(id: $0, base: base) } ?? base
             try save(bytes, to: folder.appendingPathComponent(name))
         }
         if let name = spec.movie {
@@ -134,9 +158,9 @@ struct FixtureBuilder {
     }
 
     /// The base JPEG with an Apple makernote carrying `id` (tag 0x0011), as an iPhone writes it.
-    func still(id: String) throws -> [UInt8] {
+    func still(id: String, base: [UInt8]? = nil) throws -> [UInt8] {
         let makerNote = try AppleMakerNoteEncoder.makerNote(contentIdentifier: id)
-        return try JPEGExifWriter.withAppleMakerNote(jpeg: stillJPEG, makerNote: makerNote, make: "Apple",
+        return try JPEGExifWriter.withAppleMakerNote(jpeg: base ?? stillJPEG, makerNote: makerNote, make: "Apple",
                                                      model: "livelint fixture", dateTimeOriginal: "2024:05:01 12:00:00")
     }
 

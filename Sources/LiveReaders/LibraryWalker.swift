@@ -7,8 +7,10 @@ import Darwin
 /// Finds the files to lint under the paths a user gave.
 ///
 /// Folders are walked recursively in sorted order. Symbolic links are followed, but a folder is
-/// entered once only (tracked by device and inode), so link loops end. Hidden entries (names
-/// starting with `.`) are skipped unless asked for. Nothing is opened for reading here.
+/// entered once only and never one that contains a scanned folder (tracked by device and inode),
+/// so link loops end and a link back up the tree does not escape it; a file reached twice (a
+/// link, a hard link) is listed once, under the first name met. Hidden entries (names starting
+/// with `.`) are skipped unless asked for. Nothing is opened for reading here.
 public struct LibraryWalker: Sendable {
     public struct Entry: Sendable, Hashable {
         /// Where to open the file.
@@ -42,7 +44,12 @@ public struct LibraryWalker: Sendable {
         var entries: [Entry] = []
         var problems: [Problem] = []
         var visited = Set<DirectoryID>()
+        var seenFiles = Set<DirectoryID>()
         let singleRoot = paths.count == 1 && Self.isDirectory(paths[0])
+        // The folders above every scanned folder: a link to one of them would walk out of the scan.
+        for given in paths where Self.isDirectory(given) {
+            visited.formUnion(Self.ancestors(of: given))
+        }
         for given in paths {
             var st = stat()
             guard stat(given, &st) == 0 else {
@@ -51,9 +58,11 @@ public struct LibraryWalker: Sendable {
             }
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 walk(directory: given, display: singleRoot ? "" : Self.trimmed(given), depth: 0,
-                     visited: &visited, entries: &entries, problems: &problems)
+                     visited: &visited, seenFiles: &seenFiles, entries: &entries, problems: &problems)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
-                entries.append(Entry(path: given, displayPath: given))
+                if seenFiles.insert(DirectoryID(st)).inserted {
+                    entries.append(Entry(path: given, displayPath: given))
+                }
             } else {
                 problems.append(Problem(path: given, message: "not a regular file or folder"))
             }
@@ -62,20 +71,38 @@ public struct LibraryWalker: Sendable {
         return (entries, problems)
     }
 
+    /// A file or folder's identity: device and inode.
     struct DirectoryID: Hashable {
         var device: UInt64
         var inode: UInt64
+        init(_ st: stat) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+    }
+
+    /// Identities of the folders strictly above `path` (resolved through links).
+    static func ancestors(of path: String) -> Set<DirectoryID> {
+        guard let resolved = realpath(path, nil) else { return [] }
+        defer { free(resolved) }
+        var components = String(cString: resolved).split(separator: "/").map(String.init)
+        var out = Set<DirectoryID>()
+        while !components.isEmpty {
+            components.removeLast()
+            var st = stat()
+            if stat("/" + components.joined(separator: "/"), &st) == 0 { out.insert(DirectoryID(st)) }
+        }
+        return out
     }
 
     private func walk(directory: String, display: String, depth: Int, visited: inout Set<DirectoryID>,
-                      entries: inout [Entry], problems: inout [Problem]) {
+                      seenFiles: inout Set<DirectoryID>, entries: inout [Entry], problems: inout [Problem]) {
         var st = stat()
         guard stat(directory, &st) == 0 else {
             problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot read: \(Self.errnoText())"))
             return
         }
-        let id = DirectoryID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
-        guard visited.insert(id).inserted else { return }  // a link loop, or the same folder twice
+        guard visited.insert(DirectoryID(st)).inserted else { return }  // a link loop, or the same folder twice
         guard depth <= maxDepth else {
             problems.append(Problem(path: display, message: "folder nesting deeper than \(maxDepth) levels: not entered"))
             return
@@ -106,9 +133,12 @@ public struct LibraryWalker: Sendable {
             }
             switch child.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(directory: full, display: shown, depth: depth + 1, visited: &visited, entries: &entries, problems: &problems)
+                walk(directory: full, display: shown, depth: depth + 1, visited: &visited, seenFiles: &seenFiles,
+                     entries: &entries, problems: &problems)
             case S_IFREG:
-                entries.append(Entry(path: full, displayPath: shown))
+                if seenFiles.insert(DirectoryID(child)).inserted {
+                    entries.append(Entry(path: full, displayPath: shown))
+                }
             default:
                 continue  // sockets, FIFOs, devices: never opened
             }

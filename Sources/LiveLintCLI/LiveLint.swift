@@ -24,16 +24,17 @@ public struct LiveLint: AsyncParsableCommand {
             with a timed metadata track marking where the still sits (still-image-time).
 
             Examples:
-              livelint lint ~/Pictures/export           Lint a whole exported library.
-              livelint lint --format sarif -o out.sarif .   Machine-readable report for CI.
-              livelint dump IMG_0001.HEIC IMG_0001.MOV  Show everything one pair carries.
-              livelint rules                            List the rules; `livelint rules ID` explains one.
+              livelint lint ~/Pictures/export          Lint an exported library.
+              livelint lint --format sarif -o x.sarif .  Report for code scanning.
+              livelint dump IMG_0001.HEIC IMG_0001.MOV Everything one pair carries.
+              livelint rules identifier-mismatch       What a rule checks, and why.
+              livelint fix --dry-run ~/Pictures/export What fix would repair.
 
             Exit codes: 0 clean, 1 findings at or above --fail-on, 2 bad usage, unreadable input or \
             internal error.
             """,
         version: livelintVersion,
-        subcommands: [LintCommand.self, DumpCommand.self, RulesCommand.self, FixCommand.self, MakeCommand.self, PackCommand.self, UnpackCommand.self],
+        subcommands: [LintCommand.self, DumpCommand.self, RulesCommand.self, FixCommand.self, MakeCommand.self, PackCommand.self, UnpackCommand.self, MergeCommand.self],
         defaultSubcommand: nil
     )
 

@@ -148,10 +148,17 @@ public enum LivePhotoVerifier {
         default:
             guard written.count == original.count else { throw .verification("the HEIC changed size") }
             let allowed = changedRange ?? 0..<0
-            for i in 0..<written.count where written[i] != original[i] && !allowed.contains(i) {
-                throw .verification("the HEIC changed at byte \(i), outside its Exif item")
+            let outside = [0..<allowed.lowerBound, allowed.upperBound..<written.count]
+            for range in outside where !range.isEmpty && !sameBytes(written, original, range) {
+                throw .verification("the HEIC changed outside its Exif item (bytes \(range))")
             }
         }
+    }
+
+    static func sameBytes(_ a: [UInt8], _ b: [UInt8], _ range: Range<Int>) -> Bool {
+        a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in
+            memcmp(pa.baseAddress! + range.lowerBound, pb.baseAddress! + range.lowerBound, range.count) == 0
+        } }
     }
 
     /// The movie at `path` must read cleanly, carry `identifier`, have a still-image-time inside

@@ -67,7 +67,7 @@ public enum AtomicWriter {
         close(fd)
         // Read it back from disk: what the checks see is what was stored.
         guard let stored = FileManager.default.contents(atPath: tempPath), stored.count == bytes.count,
-              stored.elementsEqual(bytes) else {
+              stored.withUnsafeBytes({ a in bytes.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, b.count) == 0 } }) || bytes.isEmpty else {
             unlink(tempPath)
             throw SafeWriteError(target: target, reason: "the temporary file did not read back as written", verificationFailed: true)
         }

@@ -43,6 +43,10 @@ public enum AppleMakerNoteDecoder {
     public static let maxIFDs = 4
     /// Binary plists larger than this stay bytes.
     public static let maxPlistSize = 64 * 1024
+    /// At most this many value bytes are copied out of one makernote, all entries together
+    /// (entries may all point at the same bytes, so the makernote's size is no bound); entries
+    /// past it are a `limit` issue. Apple's makernotes hold a few kilobytes.
+    public static let maxValueBytes = 1 << 20
 
     /// True when `bytes` start with `Apple iOS\0`.
     public static func isAppleMakerNote(_ bytes: [UInt8]) -> Bool {
@@ -54,11 +58,13 @@ public enum AppleMakerNoteDecoder {
         let raw = try decodeRaw(bytes)
         var tags: [MakerAppleTag] = []
         tags.reserveCapacity(raw.entries.count)
+        // One plist budget for the whole makernote: many small plists must not add up to millions of objects.
+        var plistBudget = BinaryPlist.Budget()
         for e in raw.entries {
             tags.append(
                 MakerAppleTag(
                     tag: e.tag, name: AppleMakerNoteTags.name(for: e.tag), aliases: AppleMakerNoteTags.aliases(for: e.tag),
-                    type: e.type.name, count: e.count, value: value(of: e, byteOrder: raw.byteOrder)
+                    type: e.type.name, count: e.count, value: value(of: e, byteOrder: raw.byteOrder, plistBudget: &plistBudget)
                 ))
         }
         return AppleMakerNoteInfo(version: raw.version, tags: tags, issues: raw.issues)
@@ -85,6 +91,7 @@ public enum AppleMakerNoteDecoder {
         var entries: [AppleMakerNoteEntry] = []
         var issues: [ReadIssue] = []
         var visited: Set<Int> = []
+        var valueBudget = maxValueBytes
         var next = ifdOffset
         var index = 0
         while next != 0 {
@@ -98,7 +105,8 @@ public enum AppleMakerNoteDecoder {
                 break
             }
             visited.insert(next)
-            guard let nextPointer = readIFD(at: next, index: index, reader: reader, entries: &entries, issues: &issues) else { break }
+            guard let nextPointer = readIFD(at: next, index: index, reader: reader, entries: &entries, issues: &issues,
+                                             valueBudget: &valueBudget) else { break }
             next = nextPointer
             index += 1
         }
@@ -107,7 +115,8 @@ public enum AppleMakerNoteDecoder {
 
     /// Reads one IFD; returns the next-IFD offset (0 when none) or nil when the chain must stop.
     private static func readIFD(
-        at offset: Int, index: Int, reader: ByteReader, entries: inout [AppleMakerNoteEntry], issues: inout [ReadIssue]
+        at offset: Int, index: Int, reader: ByteReader, entries: inout [AppleMakerNoteEntry], issues: inout [ReadIssue],
+        valueBudget: inout Int
     ) -> Int? {
         let location = "makernote/ifd\(index)"
         guard let declared = reader.u16(at: offset) else {
@@ -123,6 +132,12 @@ public enum AppleMakerNoteDecoder {
         for i in 0..<count {
             let at = offset + 2 + i * 12
             if let e = readEntry(at: at, location: "\(location)/entry[\(i)]", reader: reader, issues: &issues) {
+                guard e.data.count <= valueBudget else {
+                    issues.append(ReadIssue(.limit, "values add up to more than \(maxValueBytes) bytes; this entry and the rest are not read",
+                                            location: "\(location)/entry[\(i)]"))
+                    return nil
+                }
+                valueBudget -= e.data.count
                 entries.append(e)
             }
         }
@@ -171,6 +186,11 @@ public enum AppleMakerNoteDecoder {
 
     /// The typed value of a raw entry.
     public static func value(of entry: AppleMakerNoteEntry, byteOrder: TIFFByteOrder) -> MetadataValue {
+        var plistBudget = BinaryPlist.Budget()
+        return value(of: entry, byteOrder: byteOrder, plistBudget: &plistBudget)
+    }
+
+    static func value(of entry: AppleMakerNoteEntry, byteOrder: TIFFByteOrder, plistBudget: inout BinaryPlist.Budget) -> MetadataValue {
         let r = ByteReader(bytes: entry.data, order: byteOrder)
         let n = min(Int(entry.count), entry.data.count / entry.type.size)
         func list(_ element: (Int) -> MetadataValue?) -> MetadataValue {
@@ -187,7 +207,7 @@ public enum AppleMakerNoteDecoder {
             while end > 0 && entry.data[end - 1] == 0 { end -= 1 }
             return .string(String(decoding: entry.data[0..<end], as: UTF8.self))
         case .undefined:
-            if entry.data.starts(with: BinaryPlist.magic), let decoded = BinaryPlist.decode(entry.data, maxSize: maxPlistSize) {
+            if entry.data.starts(with: BinaryPlist.magic), let decoded = BinaryPlist.decode(entry.data, maxSize: maxPlistSize, budget: &plistBudget) {
                 return decoded
             }
             return .bytes(entry.data)

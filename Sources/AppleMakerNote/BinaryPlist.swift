@@ -14,14 +14,30 @@ public enum BinaryPlist {
     public static let magic: [UInt8] = Array("bplist00".utf8)
     /// Nesting deeper than this is refused.
     public static let maxDepth = 16
-    /// At most this many objects are decoded per plist.
+    /// At most this many objects are decoded per plist (an object referenced twice counts twice).
     public static let maxObjects = 10_000
+    /// At most this many bytes of data and string payloads are copied out per plist (objects may
+    /// be referenced many times, so the plist's own size is no bound).
+    public static let maxOutputBytes = 1 << 20
+
+    /// What a decode may still produce; shared by several decodes to bound them together.
+    struct Budget {
+        var objects = BinaryPlist.maxObjects
+        var bytes = BinaryPlist.maxOutputBytes
+    }
 
     /// Decodes `bytes` into a `MetadataValue` (dictionaries in file order, data as `.bytes`, dates as
     /// `.double` seconds since 2001-01-01, UIDs as `.uint`), or nil when it is not a plist we read.
     public static func decode(_ bytes: [UInt8], maxSize: Int = 64 * 1024) -> MetadataValue? {
+        var budget = Budget()
+        return decode(bytes, maxSize: maxSize, budget: &budget)
+    }
+
+    /// `decode` drawing on (and using up) a shared budget: nil once it runs out.
+    static func decode(_ bytes: [UInt8], maxSize: Int, budget: inout Budget) -> MetadataValue? {
         guard bytes.count <= maxSize, bytes.count >= magic.count + 32, bytes.starts(with: magic) else { return nil }
-        var parser = Parser(bytes: bytes)
+        var parser = Parser(bytes: bytes, budget: budget)
+        defer { budget = parser.budget }
         return parser.run()
     }
 
@@ -31,10 +47,20 @@ public enum BinaryPlist {
         var refSize = 0
         var objectCount = 0
         var tableOffset = 0
-        var budget = BinaryPlist.maxObjects
+        var budget: Budget
         var onStack: Set<Int> = []
 
-        init(bytes: [UInt8]) { self.bytes = bytes }
+        init(bytes: [UInt8], budget: Budget) {
+            self.bytes = bytes
+            self.budget = budget
+        }
+
+        /// Takes `n` output bytes from the budget; false when they are not there.
+        mutating func spend(bytes n: Int) -> Bool {
+            guard n >= 0, n <= budget.bytes else { return false }
+            budget.bytes -= n
+            return true
+        }
 
         func uint(at offset: Int, size: Int) -> UInt64? {
             guard size >= 1, size <= 8, offset >= 0, offset <= bytes.count - size else { return nil }
@@ -96,8 +122,8 @@ public enum BinaryPlist {
         }
 
         mutating func object(_ ref: Int, depth: Int) -> MetadataValue? {
-            guard depth <= BinaryPlist.maxDepth, budget > 0, !onStack.contains(ref), let at = offset(of: ref) else { return nil }
-            budget -= 1
+            guard depth <= BinaryPlist.maxDepth, budget.objects > 0, !onStack.contains(ref), let at = offset(of: ref) else { return nil }
+            budget.objects -= 1
             let marker = bytes[at]
             switch marker >> 4 {
             case 0x0:
@@ -126,15 +152,15 @@ public enum BinaryPlist {
                 guard marker == 0x33 else { return nil }
                 return uint(at: at + 1, size: 8).map { .double(Double(bitPattern: $0)) }
             case 0x4:
-                guard let (n, start) = length(marker: marker, at: at), let s = slice(start, n) else { return nil }
+                guard let (n, start) = length(marker: marker, at: at), let s = slice(start, n), spend(bytes: n) else { return nil }
                 return .bytes(Array(s))
             case 0x5:
-                guard let (n, start) = length(marker: marker, at: at), let s = slice(start, n) else { return nil }
+                guard let (n, start) = length(marker: marker, at: at), let s = slice(start, n), spend(bytes: n) else { return nil }
                 return .string(String(decoding: s, as: UTF8.self))
             case 0x6:
                 guard let (n, start) = length(marker: marker, at: at) else { return nil }
                 let (byteCount, overflow) = n.multipliedReportingOverflow(by: 2)
-                guard !overflow, let s = slice(start, byteCount) else { return nil }
+                guard !overflow, let s = slice(start, byteCount), spend(bytes: byteCount) else { return nil }
                 var units: [UInt16] = []
                 units.reserveCapacity(n)
                 var i = s.startIndex

@@ -45,4 +45,12 @@ public enum BoxLimits {
     public static let maxSampleBytes = 16 << 20
     /// Maximum number of top-level boxes scanned.
     public static let maxTopLevelBoxes = 10_000
+    /// Maximum timed-metadata samples decoded from one file, all tracks together (a camera movie
+    /// has one still-image-time sample and at most a few hundred others). Sample tables cost
+    /// almost nothing to declare, so without it thousands of tiny tracks could each claim
+    /// `MovieReadOptions.maxSamplesPerTrack` samples.
+    public static let maxSamplesPerFile = 100_000
+    /// Maximum bytes of timed-metadata samples read from one file, all tracks together (samples
+    /// may all point at the same bytes, so the file's size is no bound).
+    public static let maxSampleBytesPerFile: Int64 = 64 << 20
 }

@@ -121,9 +121,10 @@ enum MovieCodecConfigParser {
             if try r.flag() {  // seq_scaling_matrix_present_flag
                 for i in 0..<(chromaIDC != 3 ? 8 : 12) where try r.flag() {
                     let size = i < 6 ? 16 : 64
-                    var last: Int32 = 8, next: Int32 = 8
+                    var last: Int64 = 8, next: Int64 = 8
                     for _ in 0..<size where next != 0 {
-                        next = (last + (try r.se()) + 256) % 256
+                        // delta_scale is any se(v) up to ±2^31: add in 64 bits (in Int32 it traps).
+                        next = (last + Int64(try r.se()) + 256) % 256
                         last = next == 0 ? last : next
                     }
                 }

@@ -136,10 +136,14 @@ struct MovieReadContext {
 
         var trackIndex = 0
         var anyVideo: VideoStream?
+        // What all tracks together may still decode (see BoxLimits.maxSamplesPerFile).
+        var budget = MovieTrackReader.SampleBudget()
         for node in moov.children where node.type == "trak" {
             trackIndex += 1
             var reader = MovieTrackReader(node: node, path: "moov/trak[\(trackIndex)]", movieTimescale: movie.timescale)
+            reader.budget = budget
             let track = reader.read(source, options: options)
+            budget = reader.budget
             for issue in reader.issues { report(issue.issue, stops: issue.stops) }
             movie.tracks.append(track.info)
             if let video = track.video, track.info.handler == "vide" {

@@ -15,10 +15,19 @@ struct MovieTrackReader {
         var audio: AudioStream?
     }
 
+    /// Timed-metadata samples and sample bytes a file may still make us decode, shared by its tracks.
+    struct SampleBudget {
+        var samples = BoxLimits.maxSamplesPerFile
+        var bytes = BoxLimits.maxSampleBytesPerFile
+        /// Set once the budget ran out (reported once per file).
+        var exhausted = false
+    }
+
     let node: BoxNode
     let path: String
     let movieTimescale: UInt32
     var issues: [Issue] = []
+    var budget = SampleBudget()
 
     init(node: BoxNode, path: String, movieTimescale: UInt32) {
         self.node = node
@@ -404,7 +413,11 @@ struct MovieTrackReader {
     mutating func readMebxSamples(_ stbl: BoxNode, _ stblPath: String, keys: [MetadataTrackKey],
                                   source: some ByteSource, limit: Int, info: TrackInfo) -> [MetadataSample] {
         guard limit > 0, info.sampleCount > 0 else { return [] }
-        let wanted = min(limit, info.sampleCount)
+        guard budget.samples > 0, budget.bytes > 0 else {
+            budgetExhausted(stblPath, offset: stbl.offset ?? 0)
+            return []
+        }
+        let wanted = min(limit, info.sampleCount, budget.samples)
         let sizes: [Int], times: [(dts: Int64, duration: Int64, cts: Int64)], offsets: [Int64]
         do throws(BoxError) {
             sizes = try sampleSizes(stbl, stblPath, limit: wanted)
@@ -418,6 +431,13 @@ struct MovieTrackReader {
         let ts = Double(info.mediaTimescale)
         let mapper = EditListMapper(edits: info.editList, movieTimescale: movieTimescale, mediaTimescale: info.mediaTimescale)
         var samples: [MetadataSample] = []
+        var badSamples = 0
+        defer {
+            if badSamples > Self.maxSampleIssuesPerTrack {
+                fail(BoxError(.malformed, "\(badSamples - Self.maxSampleIssuesPerTrack) more metadata samples could not be decoded",
+                              path: stblPath, offset: stbl.offset ?? 0), stops: false)
+            }
+        }
         for i in 0..<min(sizes.count, times.count, offsets.count) {
             let size = sizes[i]
             let samplePath = stblPath + " sample[\(i + 1)]"
@@ -426,6 +446,12 @@ struct MovieTrackReader {
                               path: samplePath, offset: offsets[i]), stops: false)
                 break
             }
+            guard budget.samples > 0, Int64(size) <= budget.bytes else {
+                budgetExhausted(samplePath, offset: offsets[i])
+                break
+            }
+            budget.samples -= 1
+            budget.bytes -= Int64(size)
             let bytes: [UInt8]
             do throws(BoxError) {
                 bytes = try source.read(at: offsets[i], count: size)
@@ -446,13 +472,27 @@ struct MovieTrackReader {
                     values.append(MetadataSampleValue(key: key?.name ?? "local:\(localID)", dataType: type,
                                                       size: payload.count, value: QuickTimeValueDecoder.decode(type: type, payload)))
                 }
-            } catch { fail(error, stops: false) }
+            } catch {
+                // One bad sample is news; ten thousand identical ones are noise (and memory).
+                badSamples += 1
+                if badSamples <= Self.maxSampleIssuesPerTrack { fail(error, stops: false) }
+            }
             let t = times[i]
             samples.append(MetadataSample(index: i, mediaTime: ts > 0 ? Double(t.dts) / ts : 0,
                                           presentationTime: mapper.presentationTime(ofMediaTime: t.cts),
                                           duration: ts > 0 ? Double(t.duration) / ts : 0, values: values))
         }
         return samples
+    }
+
+    /// Sample decoding problems reported one by one per track; the rest are counted in one issue.
+    static let maxSampleIssuesPerTrack = 5
+
+    mutating func budgetExhausted(_ where: String, offset: Int64) {
+        guard !budget.exhausted else { return }
+        budget.exhausted = true
+        fail(BoxError(.limit, "timed-metadata samples exceed the per-file limit of \(BoxLimits.maxSamplesPerFile) samples / \(BoxLimits.maxSampleBytesPerFile) bytes; the rest are not read",
+                      path: `where`, offset: offset), stops: false)
     }
 
     mutating func readVisualEntry(_ entry: SampleEntry, _ entryPath: String, info: TrackInfo) -> VideoStream? {

@@ -252,9 +252,129 @@ bool isMakerNoteGroup(const std::string &group) {
     return group == "MakerNote" || Exiv2::ExifTags::isMakerGroup(group);
 }
 
+// ---------------------------------------------------------------------------------------------
+// libmediainfo's C API (MediaInfoDLL.cpp, exported by libmediainfo.so; the CMediaInfo module links
+// it). Declared here so its calls can sit inside our try blocks; enums travel as int.
+
 } // namespace
 
 extern "C" {
+void *MediaInfoA_New(void);
+void MediaInfoA_Delete(void *handle);
+size_t MediaInfoA_Open(void *handle, const char *file);
+void MediaInfoA_Close(void *handle);
+const char *MediaInfoA_Option(void *handle, const char *option, const char *value);
+const char *MediaInfoA_Get(void *handle, int streamKind, size_t streamNumber, const char *parameter, int infoKind,
+                           int searchKind);
+size_t MediaInfoA_Count_Get(void *handle, int streamKind, size_t streamNumber);
+}
+
+namespace {
+
+// Owns a MediaInfo handle: closed and deleted on every path out, exceptions included.
+struct MediaInfoHandle {
+    void *handle = nullptr;
+    bool open = false;
+    MediaInfoHandle() : handle(MediaInfoA_New()) {}
+    ~MediaInfoHandle() {
+        if (handle == nullptr) return;
+        try {
+            if (open) MediaInfoA_Close(handle);
+            MediaInfoA_Delete(handle);
+        } catch (...) {
+            // Nothing sane to do: the scan goes on.
+        }
+    }
+    MediaInfoHandle(const MediaInfoHandle &) = delete;
+    MediaInfoHandle &operator=(const MediaInfoHandle &) = delete;
+};
+
+// Owns collected values until they are handed over.
+struct MediaInfoValues {
+    std::vector<llx_mediainfo_value> items;
+    ~MediaInfoValues() {
+        for (auto &v : items) std::free(v.text);
+    }
+};
+
+} // namespace
+
+extern "C" {
+
+llx_status llx_mediainfo_read(const char *path, const llx_mediainfo_query *queries, size_t query_count,
+                              size_t max_streams, llx_mediainfo_value **out, size_t *out_count, char **error) {
+    if (error != nullptr) *error = nullptr;
+    try {
+        if (out == nullptr || out_count == nullptr) {
+            setError(error, "no output pointer");
+            return LLX_ERR_INTERNAL;
+        }
+        *out = nullptr;
+        *out_count = 0;
+        if (path == nullptr) {
+            setError(error, "no path");
+            return LLX_ERR_IO;
+        }
+        MediaInfoHandle mi;
+        if (mi.handle == nullptr) {
+            setError(error, "libmediainfo: cannot create a handle");
+            return LLX_ERR_INTERNAL;
+        }
+        MediaInfoA_Option(mi.handle, "Internet", "No");
+        MediaInfoA_Option(mi.handle, "ParseSpeed", "0.3");
+        if (MediaInfoA_Open(mi.handle, path) == 0) {
+            setError(error, "libmediainfo does not recognise the file");
+            return LLX_ERR_NOT_IMAGE;
+        }
+        mi.open = true;
+        MediaInfoValues values;
+        for (size_t q = 0; q < query_count && queries != nullptr; ++q) {
+            const llx_mediainfo_query &query = queries[q];
+            // (size_t)-1 asks for the number of streams of this kind.
+            size_t streams = MediaInfoA_Count_Get(mi.handle, query.stream_kind, static_cast<size_t>(-1));
+            if (streams > max_streams) streams = max_streams;
+            for (size_t s = 0; s < streams; ++s) {
+                for (size_t f = 0; f < query.field_count && query.fields != nullptr; ++f) {
+                    if (query.fields[f] == nullptr) continue;
+                    const char *text = MediaInfoA_Get(mi.handle, query.stream_kind, s, query.fields[f], 1, 0);
+                    if (text == nullptr || text[0] == '\0') continue;
+                    llx_mediainfo_value v;
+                    v.query_index = q;
+                    v.stream_index = s;
+                    v.field_index = f;
+                    v.text = nullptr;
+                    values.items.push_back(v);
+                    values.items.back().text = copyString(std::string(text));
+                }
+            }
+        }
+        if (!values.items.empty()) {
+            llx_mediainfo_value *array =
+                static_cast<llx_mediainfo_value *>(std::calloc(values.items.size(), sizeof(llx_mediainfo_value)));
+            if (array == nullptr) throw std::bad_alloc();
+            std::memcpy(array, values.items.data(), values.items.size() * sizeof(llx_mediainfo_value));
+            *out = array;
+            *out_count = values.items.size();
+            values.items.clear();
+        }
+        return LLX_OK;
+    } catch (const std::bad_alloc &) {
+        setError(error, "libmediainfo: out of memory");
+        return LLX_ERR_INTERNAL;
+    } catch (const std::exception &e) {
+        setError(error, std::string("libmediainfo (C++ exception): ") + e.what());
+        return LLX_ERR_MALFORMED;
+    } catch (...) {
+        setError(error, "libmediainfo: unknown exception");
+        return LLX_ERR_INTERNAL;
+    }
+}
+
+void llx_mediainfo_values_free(llx_mediainfo_value *values, size_t count) {
+    if (values == nullptr) return;
+    for (size_t i = 0; i < count; ++i) std::free(values[i].text);
+    std::free(values);
+}
 
 llx_status llx_read_path(const char *path, const char *const *key_prefixes, size_t prefix_count,
                          llx_image_info **out, char **error) {

@@ -1,3 +1,4 @@
+import CExiv2Shim
 import CMediaInfo
 import LiveModel
 
@@ -5,7 +6,8 @@ import LiveModel
 /// encoder) for `dump`.
 ///
 /// One open costs about 6 ms per movie, ~70× the bytes a lint needs, so this stays out of the
-/// lint path: only `dump` (and whatever asks explicitly) calls it.
+/// lint path: only `dump` (and whatever asks explicitly) calls it. libmediainfo is C++: every call
+/// goes through `llx_mediainfo_read` in the C++ shim, which catches whatever it throws.
 public enum MediaInfoReader {
     /// The fields shown per stream kind, in display order (mediainfo's own field names).
     static let fields: [(LLMediaInfoStream, String, [String])] = [
@@ -28,30 +30,75 @@ public enum MediaInfoReader {
         (LLMediaInfoStreamImage, "Image", ["Format", "Width", "Height", "ColorSpace", "ChromaSubsampling", "BitDepth"]),
     ]
 
-    /// Reads `path` with libmediainfo. Returns nil when mediainfo recognises nothing.
-    public static func read(path: String) -> StreamProperties? {
-        guard let handle = MediaInfoA_New() else { return nil }
-        defer { MediaInfoA_Delete(handle) }
-        _ = MediaInfoA_Option(handle, "Internet", "No")
-        _ = MediaInfoA_Option(handle, "ParseSpeed", "0.3")
-        guard MediaInfoA_Open(handle, path) != 0 else { return nil }
-        defer { MediaInfoA_Close(handle) }
+    /// Streams of one kind read at most.
+    static let maxStreamsPerKind = 64
 
+    /// Reads `path` with libmediainfo. Returns nil when mediainfo recognises nothing or fails
+    /// (use `readReportingFailure` to learn why).
+    public static func read(path: String) -> StreamProperties? {
+        readReportingFailure(path: path).properties
+    }
+
+    /// Reads `path` with libmediainfo: the properties (nil when it recognises nothing), and an
+    /// issue when libmediainfo failed (threw, ran out of memory). Not recognising a file is no issue.
+    public static func readReportingFailure(path: String) -> (properties: StreamProperties?, failure: ReadIssue?) {
+        var values: UnsafeMutablePointer<llx_mediainfo_value>?
+        var count = 0
+        var message: UnsafeMutablePointer<CChar>?
+        let status = withQueries { queries in
+            llx_mediainfo_read(path, queries.baseAddress, queries.count, maxStreamsPerKind, &values, &count, &message)
+        }
+        defer {
+            llx_mediainfo_values_free(values, count)
+            llx_free(message)
+        }
+        switch status {
+        case LLX_OK:
+            break
+        case LLX_ERR_NOT_IMAGE:
+            return (nil, nil)
+        default:
+            let text = message.map { String(cString: $0) } ?? "libmediainfo failed"
+            return (nil, ReadIssue(status == LLX_ERR_IO ? .io : .malformed, text, location: "mediainfo"))
+        }
+        guard let values, count > 0 else { return (nil, nil) }
         var streams: [StreamProperties.Stream] = []
-        for (kind, name, names) in fields {
-            // Stream number (size_t)-1 asks for the number of streams of this kind (size_t is Int in Swift).
-            let count = min(MediaInfoA_Count_Get(handle, kind, -1), 64)
-            for index in 0..<count {
-                var values: [MetadataValue.KeyValue] = []
-                for field in names {
-                    guard let raw = MediaInfoA_Get(handle, kind, index, field, LLMediaInfoInfoText, LLMediaInfoInfoName)
-                    else { continue }
-                    let text = String(cString: raw)
-                    if !text.isEmpty { values.append(.init(field, .string(text))) }
-                }
-                if !values.isEmpty { streams.append(.init(kind: name, index: index, fields: values)) }
+        for v in UnsafeBufferPointer(start: values, count: count) {
+            guard v.query_index < fields.count, let textPointer = v.text else { continue }
+            let (_, kindName, names) = fields[v.query_index]
+            guard v.field_index < names.count, v.stream_index < maxStreamsPerKind else { continue }
+            let value = MetadataValue.KeyValue(names[v.field_index], .string(String(cString: textPointer)))
+            let index = Int(v.stream_index)
+            if let last = streams.last, last.kind == kindName, last.index == index {
+                streams[streams.count - 1].fields.append(value)
+            } else {
+                streams.append(.init(kind: kindName, index: index, fields: [value]))
             }
         }
-        return streams.isEmpty ? nil : StreamProperties(streams: streams)
+        return (streams.isEmpty ? nil : StreamProperties(streams: streams), nil)
+    }
+
+    /// The field lists as C strings, alive for the duration of `body`.
+    private static func withQueries<R>(_ body: (UnsafeBufferPointer<llx_mediainfo_query>) -> R) -> R {
+        var allocations: [UnsafeMutablePointer<CChar>] = []
+        var arrays: [UnsafeMutablePointer<UnsafePointer<CChar>?>] = []
+        defer {
+            allocations.forEach { $0.deallocate() }
+            arrays.forEach { $0.deallocate() }
+        }
+        var queries: [llx_mediainfo_query] = []
+        for (kind, _, names) in fields {
+            let array = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
+            arrays.append(array)
+            for (i, name) in names.enumerated() {
+                let utf8 = Array(name.utf8CString)
+                let p = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
+                p.initialize(from: utf8, count: utf8.count)
+                allocations.append(p)
+                array[i] = UnsafePointer(p)
+            }
+            queries.append(llx_mediainfo_query(stream_kind: Int32(kind.rawValue), fields: UnsafePointer(array), field_count: names.count))
+        }
+        return queries.withUnsafeBufferPointer(body)
     }
 }

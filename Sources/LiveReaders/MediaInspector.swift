@@ -69,7 +69,9 @@ public enum MediaInspector {
                             archive: { readArchive(path: path, shown: shown, options: options) })
         file.size = size
         if options.streamProperties, file.kind != .livp {
-            file.streamProperties = MediaInfoReader.read(path: path)
+            let mediaInfo = MediaInfoReader.readReportingFailure(path: path)
+            file.streamProperties = mediaInfo.properties
+            if let failure = mediaInfo.failure { file.warnings.append(failure) }
         }
         return file
     }
@@ -159,7 +161,8 @@ public enum MediaInspector {
                 continue
             }
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(Int(declared))
+            // The declared size is only a claim: reserve at most 16 MiB up front, grow as bytes arrive.
+            bytes.reserveCapacity(Int(min(declared, 16 << 20)))
             let cap = declared
             do {
                 _ = try archive.extract(entry, skipCRC32: false) { chunk in

@@ -93,6 +93,34 @@ llx_status llx_jpeg_set_makernote(const unsigned char *jpeg, size_t jpeg_length,
                                   const char *make, const char *model, const char *date_time_original,
                                   unsigned char **out, size_t *out_length, char **error);
 
+/*
+ * libmediainfo, guarded the same way (the only other C++ library we call). For each query, the
+ * streams of kind `stream_kind` (MediaInfo's stream_t: 0 General, 1 Video, 2 Audio, 4 Other,
+ * 5 Image), at most `max_streams` of them, and for each stream every field of `fields` whose text
+ * is not empty. The whole open / query / close runs inside one try block: an exception or a
+ * failed allocation gives LLX_ERR_INTERNAL / LLX_ERR_MALFORMED and a message, never a crash.
+ * LLX_ERR_NOT_IMAGE when libmediainfo cannot open or recognise the file. On LLX_OK, *out holds
+ * *out_count values (possibly none); free with llx_mediainfo_values_free().
+ */
+typedef struct llx_mediainfo_query {
+    int stream_kind;
+    const char *const *fields;
+    size_t field_count;
+} llx_mediainfo_query;
+
+typedef struct llx_mediainfo_value {
+    /* Index into the queries array, stream number within that kind, index into its fields. */
+    size_t query_index;
+    size_t stream_index;
+    size_t field_index;
+    char *text;
+} llx_mediainfo_value;
+
+llx_status llx_mediainfo_read(const char *path, const llx_mediainfo_query *queries, size_t query_count,
+                              size_t max_streams, llx_mediainfo_value **out, size_t *out_count, char **error);
+
+void llx_mediainfo_values_free(llx_mediainfo_value *values, size_t count);
+
 /* Free a read result (NULL is fine). */
 void llx_image_info_free(llx_image_info *info);
 

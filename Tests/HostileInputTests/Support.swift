@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// Where things are: the repository, its fixtures, the shared corpus, the built `livelint`.
+/// (A small copy of `Tests/LiveLintCLITests/Support.swift`'s locator; test targets do not share code.)
+enum Paths {
+    /// `<repo>/Tests/HostileInputTests/Support.swift` → `<repo>`.
+    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repoRoot.appendingPathComponent("Fixtures")
+    static let malformed = fixtures.appendingPathComponent("malformed")
+    /// `../shared/corpus` beside the repository (absent on some machines: corpus parts are skipped).
+    static let corpus = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static var corpusPresent: Bool {
+        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("manifest.json").path)
+    }
+
+    /// The `livelint` executable SwiftPM built beside this test bundle.
+    static let binary: URL? = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("livelint")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        for config in ["debug", "release"] {
+            let candidate = repoRoot.appendingPathComponent(".build/\(config)/livelint")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    /// A fresh temporary folder; the caller removes it.
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-hostile-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Every regular file under `root`, sorted by path.
+    static func files(under root: URL) -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var out: [URL] = []
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            out.append(url)
+        }
+        return out.sorted { $0.path < $1.path }
+    }
+}
+
+/// Runs the built `livelint` with a clean environment and a wall-clock limit.
+enum LiveLint {
+    struct Result {
+        var status: Int32
+        /// True when the process died of a signal (a crash), not an exit.
+        var signaled: Bool
+        var timedOut: Bool
+        var seconds: Double
+        var stdout: Data
+        var stderr: String
+        var json: Any? { try? JSONSerialization.jsonObject(with: stdout) }
+    }
+
+    enum Failure: Error { case noBinary }
+
+    static func run(_ args: [String], timeout: Double = 300) throws -> Result {
+        guard let binary = Paths.binary else { throw Failure.noBinary }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        process.environment = env
+        let tmp = try Paths.temporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let outURL = tmp.appendingPathComponent("out"), errURL = tmp.appendingPathComponent("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        var timedOut = false
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > timeout {
+                timedOut = true
+                process.terminate()
+                process.waitUntilExit()
+                break
+            }
+            usleep(20_000)
+        }
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(start)
+        try out.close()
+        try err.close()
+        return Result(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                      timedOut: timedOut, seconds: seconds, stdout: try Data(contentsOf: outURL),
+                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
+
+/// A fingerprint of a folder: every file's path, size, modification time and content hash (FNV-1a 64),
+/// so "nothing was written" can be checked byte for byte, new files and touched files included.
+enum TreeHash {
+    struct Entry: Hashable {
+        var path: String
+        var size: Int
+        var modified: Date
+        var hash: UInt64
+    }
+
+    static func snapshot(_ root: URL) throws -> [Entry] {
+        var out: [Entry] = []
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        for case let url as URL in walker {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            let relative = String(url.path.dropFirst(root.path.count))
+            let modified = attributes[.modificationDate] as? Date ?? .distantPast
+            if attributes[.type] as? FileAttributeType == .typeRegular {
+                let data = try Data(contentsOf: url)
+                out.append(Entry(path: relative, size: data.count, modified: modified, hash: fnv1a(data)))
+            } else {
+                out.append(Entry(path: relative + "/", size: 0, modified: modified, hash: 0))
+            }
+        }
+        return out.sorted { $0.path < $1.path }
+    }
+
+    static func fnv1a(_ data: Data) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in data {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        return h
+    }
+}
+
+/// A deterministic random number generator (SplitMix64), so every sweep is reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -42,6 +42,11 @@ public enum MediaDigest {
         return digests
     }
 
+    /// ``tracks(of:)`` for the movie file at `path`.
+    public static func tracks(ofFileAt path: String) throws(BoxError) -> [TrackDigest] {
+        try tracks(of: FileByteSource(path: path))
+    }
+
     static func digest(_ trak: BoxNode, path: String, source: some ByteSource) throws(BoxError) -> TrackDigest {
         let id = QuickTimeWriter.trackID(of: trak)
         var handler = "?"

@@ -32,6 +32,8 @@ public enum MediaInfoReader {
 
     /// Streams of one kind read at most.
     static let maxStreamsPerKind = 64
+    /// Longest field value kept, in UTF-8 bytes (longer ones are cut and say so).
+    static let maxValueBytes = 4096
 
     /// Reads `path` with libmediainfo. Returns nil when mediainfo recognises nothing or fails
     /// (use `readReportingFailure` to learn why).
@@ -67,7 +69,12 @@ public enum MediaInfoReader {
             guard v.query_index < fields.count, let textPointer = v.text else { continue }
             let (_, kindName, names) = fields[v.query_index]
             guard v.field_index < names.count, v.stream_index < maxStreamsPerKind else { continue }
-            let value = MetadataValue.KeyValue(names[v.field_index], .string(String(cString: textPointer)))
+            var text = String(cString: textPointer)
+            // libmediainfo echoes file data (a 770 KB `ftyp` becomes a 1.3 MB CodecID_Compatible): cap it.
+            if text.utf8.count > maxValueBytes {
+                text = String(decoding: text.utf8.prefix(maxValueBytes), as: UTF8.self) + "… (\(text.utf8.count) bytes)"
+            }
+            let value = MetadataValue.KeyValue(names[v.field_index], .string(text))
             let index = Int(v.stream_index)
             if let last = streams.last, last.kind == kindName, last.index == index {
                 streams[streams.count - 1].fields.append(value)

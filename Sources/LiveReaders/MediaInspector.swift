@@ -47,8 +47,10 @@ public enum MediaInspector {
         do {
             source = try FileByteSource(path: path)
         } catch {
-            return MediaFile(path: shown, kind: .unknown, format: .unknown,
-                             error: ReadIssue(.io, "cannot open: \(describe(error))"))
+            // The operating system's refusal (missing, permission, a folder): no byte offset applies.
+            var issue = ReadIssue(error)
+            issue.offset = nil
+            return MediaFile(path: shown, kind: .unknown, format: .unknown, error: issue)
         }
         let size = source.size
         guard size > 0 else {
@@ -59,8 +61,7 @@ public enum MediaInspector {
         do {
             header = try source.read(at: 0, count: Int(min(Int64(Sniffer.headerLength), size)))
         } catch {
-            return MediaFile(path: shown, kind: .unknown, format: .unknown, size: size,
-                             error: ReadIssue(.io, "cannot read: \(describe(error))"))
+            return MediaFile(path: shown, kind: .unknown, format: .unknown, size: size, error: ReadIssue(error))
         }
         let format = Sniffer.sniff(header)
         var file = dispatch(format, header: header, shown: shown, options: options,

@@ -41,6 +41,8 @@ struct FixtureBuilder {
         var stillTime: Double? = 1.5
         /// Use the 72×96 portrait still instead of the 96×72 one.
         var portrait = false
+        /// The still-image-time key's data type (65, int8, is right).
+        var stillTimeDataType: UInt32 = 65
         var why: String
     }
 
@@ -100,6 +102,9 @@ struct FixtureBuilder {
         Spec(folder: "broken/geometry-mismatch", still: "IMG_0115.JPG", movie: "IMG_0115.MOV",
              stillID: "FFFFFFFF-0000-4111-8222-333333333333", movieID: "FFFFFFFF-0000-4111-8222-333333333333",
              portrait: true, why: "a portrait still with a landscape movie (rule off by default; on in the library's .livelint.yml)"),
+        Spec(folder: "broken/still-image-time-type", still: "IMG_0116.JPG", movie: "IMG_0116.MOV",
+             stillID: "01234567-89AB-4CDE-8F01-23456789ABCD", movieID: "01234567-89AB-4CDE-8F01-23456789ABCD",
+             stillTimeDataType: 66, why: "the still-image-time key is typed int16 (66), not int8"),
     ]
 
     static let libraryConfiguration = """
@@ -169,6 +174,7 @@ struct FixtureBuilder {
         var edit = LivePhotoMovieEdit()
         edit.contentIdentifier = spec.movieID
         edit.stillImageTime = spec.stillTime
+        edit.stillImageTimeDataType = spec.stillTimeDataType
         return try QuickTimeWriter.apply(edit, to: MemoryByteSource(base))
     }
 

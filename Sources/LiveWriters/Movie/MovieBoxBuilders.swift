@@ -1,4 +1,5 @@
 import ISOBMFF
+import LiveModel
 
 /// Builders for the boxes the QuickTime writer adds, laid out the way Apple's camera writes
 /// them (checked against `lychee/train.mov` track 4 in the shared corpus).
@@ -44,16 +45,28 @@ enum MovieBoxBuilders {
 
     // MARK: the still-image-time timed-metadata track
 
-    /// One sample: [size][local key id 1][int8 value].
-    static func stillImageTimeSample(value: Int8) -> [UInt8] {
-        [0, 0, 0, 9, 0, 0, 0, 1, UInt8(bitPattern: value)]
+    /// One sample: [size][local key id 1][value], the value sign-extended big-endian in the width
+    /// of `dataType` (int8 = 65 → 1 byte, as Apple writes it).
+    static func stillImageTimeSample(value: Int8, dataType: UInt32 = WellKnownDataType.int8) -> [UInt8] {
+        let width: Int
+        switch dataType {
+        case 66, 76: width = 2
+        case 23, 67, 77: width = 4
+        case 24, 74, 78: width = 8
+        default: width = 1
+        }
+        let wide = UInt64(bitPattern: Int64(value))
+        let payload = (0..<width).reversed().map { UInt8(truncatingIfNeeded: wide >> (8 * UInt64($0))) }
+        let size = UInt32(8 + width)
+        return [UInt8(size >> 24), UInt8((size >> 16) & 0xFF), UInt8((size >> 8) & 0xFF), UInt8(size & 0xFF), 0, 0, 0, 1] + payload
     }
 
     /// A `trak` with a `mebx` sample entry keyed `mdta/com.apple.quicktime.still-image-time`
     /// (dtyp 0 + 65, int8), one 1-tick sample at media time 0 (timescale 600), placed in the movie
     /// by an edit list: an empty edit of `offsetTicks` (movie timescale), then a one-tick segment.
     static func stillImageTimeTrack(trackID: UInt32, offsetTicks: UInt64, videoTrackID: UInt32?,
-                                    sampleOffset: UInt64, sampleSize: UInt32 = 9) -> BoxNode {
+                                    sampleOffset: UInt64, sampleSize: UInt32 = 9,
+                                    dataType: UInt32 = WellKnownDataType.int8) -> BoxNode {
         let mediaTimescale: UInt32 = 600
         let trackDuration = offsetTicks + 1
         let largeTimes = trackDuration > UInt64(UInt32.max)
@@ -125,7 +138,7 @@ enum MovieBoxBuilders {
             w.versionAndFlags(0, 1)  // self-contained: the data is in this file
         }
         let stbl = BoxNode(type: "stbl", children: [
-            stsd(),
+            stsd(dataType: dataType),
             fullBox("stts") { w in w.u32(1); w.u32(1); w.u32(1) },
             fullBox("stsc") { w in w.u32(1); w.u32(1); w.u32(1); w.u32(1) },
             fullBox("stsz") { w in w.u32(sampleSize); w.u32(1) },
@@ -138,14 +151,14 @@ enum MovieBoxBuilders {
         return BoxNode(type: "trak", children: trakChildren)
     }
 
-    /// `stsd` with one `mebx` entry: keys → [local id 1] { keyd 'mdta' + name, dtyp 0 + 65 }.
-    static func stsd() -> BoxNode {
+    /// `stsd` with one `mebx` entry: keys → [local id 1] { keyd 'mdta' + name, dtyp 0 + `dataType` }.
+    static func stsd(dataType: UInt32 = WellKnownDataType.int8) -> BoxNode {
         var keyd = ByteWriter()
         keyd.fourCC("mdta")
         keyd.bytes(Array("com.apple.quicktime.still-image-time".utf8))
         var dtyp = ByteWriter()
         dtyp.u32(0)
-        dtyp.u32(65)
+        dtyp.u32(dataType)
         let key = BoxNode(type: BoxType(rawValue: 1), children: [
             BoxNode(type: "keyd", data: keyd.bytes), BoxNode(type: "dtyp", data: dtyp.bytes),
         ])

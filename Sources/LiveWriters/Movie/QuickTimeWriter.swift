@@ -13,6 +13,10 @@ public struct LivePhotoMovieEdit: Sendable {
     /// `tref` `cdsc` → the video track. Replaces any existing still-image-time track.
     public var stillImageTime: Double?
     public var stillImageTimeValue: Int8 = -1
+    /// The still-image-time key's well-known data type (`dtyp`). Apple writes 65 (int8); other
+    /// values exist to build the broken files `still-image-time-type` must flag. The value is
+    /// written sign-extended, big-endian, in the type's width (1, 2, 4 or 8 bytes).
+    public var stillImageTimeDataType: UInt32 = WellKnownDataType.int8
     /// Rewrites the first video track's sample entry fourcc (e.g. `hvc1` for a `hev1` movie that
     /// Apple players refuse). Must be four ASCII characters.
     public var videoSampleEntryFormat: String?
@@ -86,9 +90,10 @@ public enum QuickTimeWriter {
             }
             let videoID = movie.video?.trackID ?? movie.tracks.first { $0.handler == "vide" }?.id
             let trackID = try takeNextTrackID(movie: movie, in: &moov)
-            sample = MovieBoxBuilders.stillImageTimeSample(value: edit.stillImageTimeValue)
+            sample = MovieBoxBuilders.stillImageTimeSample(value: edit.stillImageTimeValue, dataType: edit.stillImageTimeDataType)
             let trak = MovieBoxBuilders.stillImageTimeTrack(trackID: trackID, offsetTicks: UInt64(ticks),
-                                                            videoTrackID: videoID, sampleOffset: 0)
+                                                            videoTrackID: videoID, sampleOffset: 0,
+                                                            sampleSize: UInt32(sample.count), dataType: edit.stillImageTimeDataType)
             // After the last trak, so track order stays by id.
             let lastTrak = moov.children.lastIndex { $0.type == "trak" } ?? (moov.children.count - 1)
             moov.children.insert(trak, at: lastTrak + 1)
@@ -115,7 +120,7 @@ public enum QuickTimeWriter {
             let trak = MovieBoxBuilders.stillImageTimeTrack(
                 trackID: trackID(of: moov.children[index]), offsetTicks: offsetTicks(of: moov.children[index]),
                 videoTrackID: movie.video?.trackID ?? movie.tracks.first { $0.handler == "vide" }?.id,
-                sampleOffset: sampleOffset, sampleSize: UInt32(sample.count))
+                sampleOffset: sampleOffset, sampleSize: UInt32(sample.count), dataType: edit.stillImageTimeDataType)
             guard trak.size == moov.children[index].size else {
                 throw BoxError(.limit, "the new sample lies beyond 4 GiB and the moov would need co64 after layout", offset: total)
             }

@@ -153,17 +153,19 @@ public enum BoxTree {
     /// `stbl`, `dinf`, `edts`, `udta`, `tref`, `mvex`, `gmhd`, `tapt`, `meta`, `ilst` and each
     /// `ilst` item (which holds `data` atoms). Sample descriptions (`stsd`) stay data.
     public static let movieLayout: Layout = { type, ancestors in
-        switch type {
-        case "moov", "trak", "mdia", "minf", "stbl", "dinf", "edts", "udta", "tref", "mvex", "gmhd", "tapt",
-             "ilst", "moof", "traf", "mfra", "clip", "matt":
-            return .children(prefix: 0)
-        case "meta":
-            return .meta
-        default:
-            if ancestors.last == "ilst" { return .children(prefix: 0) }
-            return nil
-        }
+        if movieContainers.contains(type) { return .children(prefix: 0) }
+        if type == metaType { return .meta }
+        if ancestors.last == ilstType { return .children(prefix: 0) }
+        return nil
     }
+
+    // Built once: comparing against literals would convert each literal on every box.
+    private static let movieContainers: Set<BoxType> = [
+        "moov", "trak", "mdia", "minf", "stbl", "dinf", "edts", "udta", "tref", "mvex", "gmhd", "tapt",
+        "ilst", "moof", "traf", "mfra", "clip", "matt",
+    ]
+    private static let metaType: BoxType = "meta"
+    private static let ilstType: BoxType = "ilst"
 
     /// The outcome of a parse: the nodes read (as far as they go) and every problem met.
     public struct Result: Sendable {

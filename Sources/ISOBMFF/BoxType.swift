@@ -8,6 +8,13 @@ public struct BoxType: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     public init(_ string: String) {
+        // Fast path for the common case, a 4-byte ASCII literal (`"moov"`): literals are
+        // converted at every comparison, so this is hot in box parsing.
+        let utf8 = string.utf8
+        if utf8.count == 4, utf8.allSatisfy({ $0 < 0x80 }) {
+            rawValue = utf8.reduce(0) { ($0 << 8) | UInt32($1) }
+            return
+        }
         var v: UInt32 = 0
         var n = 0
         for scalar in string.unicodeScalars.prefix(4) {
@@ -27,6 +34,8 @@ public struct BoxType: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
 
     /// Printable ASCII as is, 0xA9 as `©`, anything else as `\xNN`.
     public var description: String {
+        let b = bytes
+        if b.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(decoding: b, as: UTF8.self) }
         var s = ""
         for b in bytes {
             if b >= 0x20 && b < 0x7F {

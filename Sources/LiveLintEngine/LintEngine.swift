@@ -85,15 +85,18 @@ public struct LintEngine: Sendable {
     /// in `pairs` as `.unpaired` but not counted). Findings are sorted by first file, rule id,
     /// message. Files that are not media at all are listed with their error and are not findings.
     public func run(files: [MediaFile], root: String) -> LintResult {
-        var everyFile: [MediaFile] = []
-        everyFile.reserveCapacity(files.count)
-        for file in files {
-            everyFile.append(file)
-            everyFile += file.members ?? []
+        // Files and `.livp` members are visited in place, not gathered into one more array: a
+        // library-sized scan holds every file already (issue 4, flat memory).
+        func forEveryFile(_ body: (MediaFile) -> Void) {
+            for file in files {
+                body(file)
+                file.members?.forEach(body)
+            }
         }
-        let scanned = everyFile
-            .map { ScannedFile(path: $0.path, kind: $0.kind, format: $0.format, error: $0.error?.description) }
-            .sorted { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
+        var scanned: [ScannedFile] = []
+        scanned.reserveCapacity(files.count)
+        forEveryFile { scanned.append(ScannedFile(path: $0.path, kind: $0.kind, format: $0.format, error: $0.error?.description)) }
+        scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
 
         let pairs = Pairing.pair(files)
 
@@ -109,7 +112,7 @@ public struct LintEngine: Sendable {
         for rule in active {
             switch rule.rule {
             case let r as any FileRule:
-                for file in everyFile { add(r.check(file: file), from: rule) }
+                forEveryFile { add(r.check(file: $0), from: rule) }
             case let r as any PairRule:
                 for pair in pairs { add(r.check(pair: pair), from: rule) }
             case let r as any ScanRule:

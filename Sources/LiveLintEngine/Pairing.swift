@@ -35,7 +35,8 @@ public enum Pairing {
             }
         }
         result += pairHalves(loose)
-        return result.sorted(by: Self.pairOrder)
+        result.sort(by: Self.pairOrder)  // in place: no second copy of every pair
+        return result
     }
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.

@@ -1,0 +1,126 @@
+import LiveModel
+
+// What a library-sized scan needs beyond one lint: keeping little per file, and splitting a
+// library into shards that keep each pair together (issue 4).
+
+extension MediaFile {
+    /// The Exif/XMP keys the built-in rules read from a still (`creation-date-skew`,
+    /// `geometry-mismatch`). A rule that reads another property must add its key here, or
+    /// `lint` will not see it: ``slimmedForLint()`` drops everything else.
+    public static let lintPropertyKeys: Set<String> = [
+        "Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal", "Exif.Image.Orientation",
+        "Exif.Image.Make", "Exif.Image.Model",
+    ]
+
+    /// The file with only what pairing and the rules read, so that a scan of 100,000 files keeps a
+    /// few hundred bytes per file instead of every tag and table read.
+    ///
+    /// Kept: path, kind, format, size, error, warnings; for a still its geometry, the properties
+    /// in ``lintPropertyKeys``, the makernote's content identifier (tag 0x0011, in a makernote with
+    /// no other tag) and the makernote issue; for a movie the brands, duration, the
+    /// content-identifier and creation-date keys, the still-image-time and the video stream.
+    /// Movie tracks, top-level box lists, audio streams, libmediainfo properties and every other
+    /// tag are dropped. `.livp` members are slimmed the same way.
+    public func slimmedForLint() -> MediaFile {
+        var slim = MediaFile(path: path, kind: kind, format: format, size: size,
+                             error: error, warnings: warnings)
+        if let still {
+            var s = StillInfo(width: still.width, height: still.height,
+                              properties: still.properties.filter { Self.lintPropertyKeys.contains($0.key) },
+                              makerNoteIssue: still.makerNoteIssue)
+            if let note = still.makerNote {
+                s.makerNote = AppleMakerNoteInfo(version: note.version, tags: note.tag(0x0011).map { [$0] } ?? [])
+            }
+            slim.still = s
+        }
+        if let movie {
+            slim.movie = MovieInfo(
+                majorBrand: movie.majorBrand, compatibleBrands: movie.compatibleBrands,
+                timescale: movie.timescale, durationTicks: movie.durationTicks,
+                keys: movie.keys.filter { Self.lintMovieKeys.contains($0.key) },
+                stillImageTime: movie.stillImageTime, video: movie.video)
+        }
+        slim.members = members?.map { $0.slimmedForLint() }
+        return slim
+    }
+
+    /// The `moov/meta` keys the built-in rules read.
+    static let lintMovieKeys: Set<String> = [MovieInfo.contentIdentifierKey, "com.apple.quicktime.creationdate"]
+}
+
+/// `--shard K/N`: which of N shards a file belongs to, stable across runs, machines and
+/// processes (FNV-1a over UTF-8, never Swift's seeded `Hasher`).
+///
+/// The key is the content identifier, upper-cased (so the halves that pairing ties together,
+/// exactly or ignoring case, land in one shard, and so do all the files a `duplicate-identifier`
+/// finding would name). A `.livp` archive goes by the identifier of its first member that has
+/// one (so it lands beside its own extracted copy, which `duplicate-identifier` flags). A file
+/// without an identifier (or one whose read failed) is keyed by its folder and its pairing name stem
+/// (``Pairing/nameKey(_:)``, with a Takeout `(N)` suffix removed), so halves that pair by name
+/// stay together too.
+///
+/// Caveat: a pair whose halves are tied by name while only one half carries an identifier (the
+/// very pairs `movie-missing-identifier` and `still-missing-identifier` report) can be split
+/// across two shards; each shard then reports a lone half.
+public struct Shard: Sendable, Hashable, CustomStringConvertible {
+    /// 1-based shard number, `1...count`.
+    public let index: Int
+    public let count: Int
+
+    /// `index` in `1...count`, `count` ≥ 1; nil otherwise.
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `K/N` (`3/8`).
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+        self.init(index: k, count: n)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// True when `file` (as read) belongs to this shard.
+    public func contains(_ file: MediaFile) -> Bool { Self.number(for: file, of: count) == index }
+
+    /// True when a file that could not even be listed (`path`) belongs to this shard.
+    public func contains(path: String) -> Bool { Self.number(of: Self.nameKey(path), in: count) == index }
+
+    /// The 1-based shard of `file` among `count`.
+    public static func number(for file: MediaFile, of count: Int) -> Int {
+        number(of: key(for: file), in: count)
+    }
+
+    /// The string a file is sharded by: `id:<IDENTIFIER>` or `name:<folder>\0<stem>`.
+    public static func key(for file: MediaFile) -> String {
+        let id = file.kind == .livp
+            ? (file.members ?? []).sorted { $0.path < $1.path }.lazy.compactMap(\.contentIdentifier).first
+            : file.contentIdentifier
+        if let id, !id.isEmpty { return "id:" + id.uppercased() }
+        return nameKey(file.path)
+    }
+
+    static func nameKey(_ path: String) -> String {
+        let (folder, name) = Pairing.split(path)
+        let stem = Pairing.nameKey(name)
+        return "name:" + folder + "\u{0}" + Pairing.takeoutKey(stem)
+    }
+
+    static func number(of key: String, in count: Int) -> Int {
+        guard count > 1 else { return 1 }
+        return Int(fnv1a(key) % UInt64(count)) + 1
+    }
+
+    /// 64-bit FNV-1a (http://www.isthe.com/chongo/tech/comp/fnv/): tiny, stable, well spread.
+    public static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}

@@ -26,6 +26,8 @@ struct LintCommand: AsyncParsableCommand {
               livelint lint --fail-on warning --format github .          (annotations in a workflow)
               livelint lint --write-baseline baseline.json Photos/       (accept today's findings)
               livelint lint --baseline baseline.json Photos/             (report only new ones)
+              livelint lint --shard 3/8 --format jsonl --identifiers ids-3.jsonl Photos/ > shard-3.jsonl
+                                                                          (one of 8 jobs; then `livelint merge`)
 
             Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, 2 bad usage, \
             bad configuration, a path that does not exist, or an internal error.
@@ -62,6 +64,12 @@ struct LintCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Files read at once (default: the number of cores, at least 2).", valueName: "n"))
     var jobs: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Lint only shard K of N (1 ≤ K ≤ N): files are split by a stable hash of their content identifier, so both halves of a pair land in the same shard.", valueName: "K/N"))
+    var shard: ShardOption?
+
+    @Option(name: .long, help: ArgumentHelp("Also write every content identifier read (JSON Lines) to this file, for `livelint merge`.", valueName: "file"))
+    var identifiers: String?
+
     @Flag(name: [.short, .long], help: "No progress display on stderr.")
     var quiet = false
 
@@ -75,6 +83,7 @@ struct LintCommand: AsyncParsableCommand {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
         if config != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
         if paths.isEmpty { throw ValidationError("Name at least one folder or file to lint.") }
+        if let identifiers, identifiers == output { throw ValidationError("--identifiers and --output must name different files.") }
     }
 
     func run() async throws {
@@ -94,16 +103,7 @@ struct LintCommand: AsyncParsableCommand {
                 throw UserError(String(describing: error))
             }
 
-            let (entries, problems) = LibraryWalker(includeHidden: includeHidden).files(in: paths)
-            let progress = Progress(total: entries.count, enabled: !quiet && Terminal.stderrIsTTY)
-            var files = await LibraryReader.read(entries, options: .lint, jobs: jobs ?? LibraryReader.defaultJobs,
-                                                 progress: progress)
-            for problem in problems {
-                files.append(MediaFile(path: problem.path, kind: .unknown, format: .unknown,
-                                       error: ReadIssue(.io, problem.message)))
-            }
-            let result = engine.run(files: files, root: root)
-            progress.finish(nil)
+            let result = try await scan(engine: engine, root: root)
 
             if let writeBaseline {
                 do { try Baseline(findings: result.findings).write(to: writeBaseline) } catch {
@@ -135,6 +135,29 @@ struct LintCommand: AsyncParsableCommand {
         }
     }
 
+    /// Walks, reads (slimmed, sharded), lints; writes the identifier list when asked. The files
+    /// read go out of scope here, so only the result outlives the scan.
+    func scan(engine: LintEngine, root: String) async throws -> LintResult {
+        let (entries, problems) = LibraryWalker(includeHidden: includeHidden).files(in: paths)
+        let progress = Progress(total: entries.count, enabled: !quiet && Terminal.stderrIsTTY)
+        let shard = shard?.shard
+        var files = await LibraryReader.read(entries, options: .lint, jobs: jobs ?? LibraryReader.defaultJobs,
+                                             shard: shard, progress: progress)
+        for problem in problems where shard?.contains(path: problem.path) ?? true {
+            files.append(MediaFile(path: problem.path, kind: .unknown, format: .unknown,
+                                   error: ReadIssue(.io, problem.message)))
+        }
+        if let identifiers {
+            let list = IdentifierList.render(IdentifierList.records(files, shard: shard?.description ?? "1/1"))
+            do { try ReportWriter.write(list, to: identifiers) } catch {
+                throw UserError("cannot write the identifier list to \(identifiers): \(error.localizedDescription)")
+            }
+        }
+        let result = engine.run(files: files, root: root)
+        progress.finish(output == nil ? result.summary : nil)
+        return result
+    }
+
     func loadConfiguration(root: String) throws -> Configuration {
         if noConfig { return .default }
         do {
@@ -157,4 +180,14 @@ enum LintFormatOption: String, ExpressibleByArgument, CaseIterable {
 enum SeverityOption: String, ExpressibleByArgument, CaseIterable {
     case error, warning, info
     var severity: Severity { Severity(rawValue: rawValue) ?? .error }
+}
+
+/// `--shard K/N`.
+struct ShardOption: ExpressibleByArgument {
+    var shard: Shard
+    init?(argument: String) {
+        guard let shard = Shard(argument) else { return nil }
+        self.shard = shard
+    }
+    static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import LiveLintEngine
+import LiveModel
 
 /// Where output goes: stdout for reports, stderr for progress and errors.
 enum Terminal {
@@ -38,13 +40,19 @@ enum ReportWriter {
     }
 }
 
-/// A one-line progress display on stderr, redrawn at most ten times a second. Silent unless
-/// stderr is a terminal and the user did not ask for `--quiet`.
+/// A one-line progress display on stderr, redrawn at most ten times a second: files read out of
+/// the total, pairs found so far (identifiers seen on both a still and a movie), files per
+/// second; and a closing line with the findings. Silent unless stderr is a terminal and the user
+/// did not ask for `--quiet`.
 final class Progress: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`.
     private let enabled: Bool
     private let total: Int
     private let lock = NSLock()
     private var done = 0
+    private var stills = Set<String>()
+    private var movies = Set<String>()
+    private var pairs = 0
     private var lastDraw = Date.distantPast
     private let start = Date()
 
@@ -53,24 +61,42 @@ final class Progress: @unchecked Sendable {
         self.enabled = enabled
     }
 
-    func advance() {
+    /// One more file read (`file` is nil when it belongs to another shard).
+    func advance(_ file: MediaFile? = nil) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
         done += 1
+        if let file { count(file) }
         let now = Date()
         guard now.timeIntervalSince(lastDraw) >= 0.1 || done == total else { return }
         lastDraw = now
-        let elapsed = max(now.timeIntervalSince(start), 0.001)
-        let rate = Int(Double(done) / elapsed)
-        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files, \(rate) files/s")
+        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files, \(pairs) pairs, \(rate(now)) files/s")
     }
 
-    func finish(_ line: String?) {
+    private func count(_ file: MediaFile) {
+        if let id = file.contentIdentifier?.uppercased() {
+            if file.kind == .still, stills.insert(id).inserted, movies.contains(id) { pairs += 1 }
+            if file.kind == .movie, movies.insert(id).inserted, stills.contains(id) { pairs += 1 }
+        }
+        file.members?.forEach(count)
+    }
+
+    private func rate(_ now: Date) -> Int {
+        Int(Double(done) / max(now.timeIntervalSince(start), 0.001))
+    }
+
+    /// Clears the line and, when given, prints the summary: `files, pairs, findings, seconds, rate`.
+    func finish(_ summary: LintSummary?) {
         guard enabled else { return }
         lock.lock()
         defer { lock.unlock() }
         Terminal.err("\r\u{1B}[2K")
-        if let line { Terminal.err(line + "\n") }
+        if let s = summary {
+            let now = Date()
+            let seconds = String(format: "%.2f", now.timeIntervalSince(start))
+            Terminal.err("livelint: \(s.files) files, \(s.pairs) pairs, \(s.errors + s.warnings + s.infos) findings "
+                + "in \(seconds) s (\(rate(now)) files/s)\n")
+        }
     }
 }

@@ -1,1 +1,167 @@
-print("livelint-bench: not built yet")
+// livelint-bench: the library-scale benchmark of issue 4 (see README, "Performance").
+//
+//   livelint-bench run                      build 200- and 2,000-pair libraries, time floor / livelint / exiftool
+//   livelint-bench build --pairs N DIR      just build a library
+//   livelint-bench floor DIR                the floor: read the first and last 256 KiB of every file
+//
+// scripts/bench.sh builds release binaries and runs `livelint-bench run`.
+import ArgumentParser
+import Foundation
+import LiveReaders
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "livelint-bench",
+        abstract: "Library-scale benchmark: livelint lint against the read-the-headers floor and exiftool.",
+        subcommands: [Run.self, Build.self, Floor.self],
+        defaultSubcommand: Run.self)
+}
+
+/// Where the source pairs come from.
+struct SourceOptions: ParsableArguments {
+    @Option(help: "The real-device corpus (manifest.json); default ../shared/corpus beside the repository.")
+    var corpus: String = "../shared/corpus"
+
+    @Option(help: "The project's Fixtures folder, used when the corpus is absent (or with --source fixtures).")
+    var fixtures: String = "Fixtures"
+
+    @Option(help: "corpus (default, falls back to fixtures when absent) or fixtures.")
+    var source: String = "corpus"
+
+    func builder() throws -> (LibraryBuilder, String) {
+        let manifest = URL(fileURLWithPath: corpus).appendingPathComponent("manifest.json").path
+        if source == "corpus", FileManager.default.fileExists(atPath: manifest) {
+            return (try LibraryBuilder.corpus(at: corpus), "corpus")
+        }
+        return (try LibraryBuilder.fixtures(at: fixtures), "fixtures")
+    }
+}
+
+struct Build: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Build a library of N pairs in a new folder.")
+    @Option(help: "Number of pairs.") var pairs: Int = 200
+    @OptionGroup var sources: SourceOptions
+    @Argument(help: "The folder to create.") var folder: String
+
+    func run() throws {
+        let (builder, kind) = try sources.builder()
+        let bytes = try builder.build(pairs: pairs, into: folder)
+        print("built \(pairs) pairs (\(pairs * 2) files, \(bytes / 1_048_576) MiB) from the \(kind) in \(folder)")
+    }
+}
+
+struct Floor: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Read the first and last 256 KiB of every file under the paths.")
+    @Argument(help: "Folders or files.") var paths: [String]
+
+    func run() throws {
+        let entries = LibraryWalker().files(in: paths).entries.map(\.path)
+        let (files, bytes) = readFloor(entries)
+        print("\(files) files, \(bytes) bytes")
+    }
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Build the libraries (once) and time floor, livelint and exiftool, alternating.")
+
+    @Option(help: "Library sizes in pairs, comma-separated.") var pairs: String = "200,2000"
+    @Option(help: "Timed rounds per library (each round runs every tool once, alternating).") var rounds: Int = 5
+    @Option(help: "The livelint binary (default: beside this one).") var livelint: String?
+    @Option(help: "Where libraries are built and kept between runs.") var workdir: String = "/tmp/livelint-bench"
+    @Option(help: "Largest library exiftool is timed on (it takes about 40 ms a file).") var exiftoolMaxPairs: Int = 200
+    @Option(help: "Rounds for exiftool (slow).") var exiftoolRounds: Int = 1
+    @Option(help: "Extra livelint lint arguments, space-separated.") var lintArgs: String = "--format json"
+    @Flag(help: "Skip the dump start-up comparison.") var noDump = false
+    @OptionGroup var sources: SourceOptions
+
+    func run() throws {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let livelint = self.livelint ?? me.deletingLastPathComponent().appendingPathComponent("livelint").path
+        guard access(livelint, X_OK) == 0 else { throw BenchError("no livelint binary at \(livelint) (build it, or pass --livelint)") }
+        let exiftool = onPath("exiftool")
+        let (builder, kind) = try sources.builder()
+        let sizes = pairs.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        print(machineLine())
+        print("source: the \(kind) (\(builder.sources.count) distinct pairs, copied with fresh identifiers)")
+        for n in sizes {
+            let folder = "\(workdir)/\(kind)-\(n)"
+            if !FileManager.default.fileExists(atPath: folder + "/.complete") {
+                try? FileManager.default.removeItem(atPath: folder)
+                let t0 = now()
+                let bytes = try builder.build(pairs: n, into: folder)
+                _ = FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
+                print(String(format: "built %d pairs (%d MiB) in %.1f s", n, bytes / 1_048_576, now() - t0))
+            }
+            try bench(folder: folder, pairs: n, livelint: livelint, exiftool: n <= exiftoolMaxPairs ? exiftool : nil)
+        }
+        if !noDump, let exiftool, let first = builder.sources.first {
+            try dumpStartup(livelint: livelint, exiftool: exiftool, still: first.still, movie: first.movie)
+        }
+    }
+
+    func bench(folder: String, pairs n: Int, livelint: String, exiftool: String?) throws {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let files = 2 * n
+        var tools: [(name: String, argv: [String], rounds: Int)] = [
+            ("floor", [me, "floor", folder], rounds),
+            ("livelint", [livelint, "lint"] + lintArgs.split(separator: " ").map(String.init) + [folder], rounds),
+        ]
+        if let exiftool { tools.append(("exiftool -ee", [exiftool, "-r", "-j", "-ee", folder], exiftoolRounds)) }
+        // Warm the page cache and check every tool runs.
+        for tool in tools where tool.name != "exiftool -ee" { _ = try measure(tool.argv) }
+        var samples: [String: [Sample]] = [:]
+        for round in 0..<max(rounds, exiftoolRounds) {
+            for tool in tools where round < tool.rounds {
+                samples[tool.name, default: []].append(try measure(tool.argv))
+            }
+        }
+        let floorWall = median(samples["floor"]?.map(\.wall) ?? [])
+        let floorCPU = median(samples["floor"]?.map(\.cpu) ?? [])
+        print("\n\(n) pairs (\(files) files), warm cache, median of \(rounds) alternating rounds:")
+        print("  tool           wall s    ×floor   cpu s    ×floor   read/file     peak RSS   exit")
+        for tool in tools {
+            guard let s = samples[tool.name], !s.isEmpty else { continue }
+            let wall = median(s.map(\.wall)), cpu = median(s.map(\.cpu))
+            let rchar = s.map(\.rchar).max() ?? 0, rss = s.map(\.maxRSS).max() ?? 0
+            print("  " + tool.name.padding(toLength: 13, withPad: " ", startingAt: 0) + String(format: " %7.3f  %7.1f×  %7.3f  %7.1f×  %8.1f KiB  %6.1f MiB   %d",
+                         wall, wall / floorWall, cpu, cpu / floorCPU,
+                         Double(rchar) / Double(files) / 1024, Double(rss) / 1_048_576, s.last?.status ?? -1))
+        }
+        if let lint = samples["livelint"], let exif = samples["exiftool -ee"] {
+            print(String(format: "  livelint is %.0f× faster than exiftool -ee (wall)", median(exif.map(\.wall)) / median(lint.map(\.wall))))
+        }
+    }
+
+    /// `livelint dump` of one still and one movie against `exiftool` of the same file, start-up included.
+    func dumpStartup(livelint: String, exiftool: String, still: String, movie: String) throws {
+        print("\ndump of one file, process start included, median of 10:")
+        for path in [still, movie] {
+            var ours: [Double] = [], theirs: [Double] = []
+            for _ in 0..<10 {
+                ours.append(try measure([livelint, "dump", path]).wall)
+                theirs.append(try measure([exiftool, path]).wall)
+            }
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            print("  " + name.padding(toLength: 24, withPad: " ", startingAt: 0) + String(format: " livelint dump %.3f s, exiftool %.3f s: %.1f× faster",
+                         median(ours), median(theirs), median(theirs) / median(ours)))
+        }
+    }
+
+    func machineLine() -> String {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        var cpu = "unknown CPU"
+        if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            cpu = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var load = ""
+        if let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+            load = ", load average " + (text.split(separator: " ").first.map(String.init) ?? "?")
+        }
+        return String(format: "machine: %@, %d cores, %.0f GiB RAM%@", cpu as NSString, cores, memory, load as NSString)
+    }
+}
+
+Bench.main()

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Library-scale behaviour that can be asserted (speed is measured by `livelint-bench`, not
+/// by timed tests): output independent of scheduling, silence off a terminal, identifier lists.
+@Suite(.enabled(if: CLI.binary != nil, "needs the built livelint"))
+struct ScaleTests {
+    static var roots: [URL] {
+        var roots = [CLI.fixtures.appendingPathComponent("library")]
+        if CLI.corpusPresent { roots.append(CLI.corpus) }
+        return roots
+    }
+
+    @Test(arguments: roots, ["json", "jsonl", "text"])
+    func outputIsTheSameWhateverTheNumberOfJobs(_ root: URL, _ format: String) throws {
+        let one = try CLI.run(["lint", "--no-config", "--format", format, "--jobs", "1", root.path])
+        #expect(one.status == 0 || one.status == 1)
+        #expect(!one.stdout.isEmpty)
+        for jobs in ["2", "8", "64"] {
+            let many = try CLI.run(["lint", "--no-config", "--format", format, "--jobs", jobs, root.path])
+            #expect(many.status == one.status)
+            #expect(many.stdout == one.stdout, "--jobs \(jobs) changed the \(format) report")
+        }
+    }
+
+    @Test func noProgressWhenStderrIsNotATerminal() throws {
+        let result = try CLI.run(["lint", "--no-config", CLI.fixtures.appendingPathComponent("library").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.isEmpty, "progress leaked into a non-terminal stderr: \(result.stderr)")
+    }
+
+    @Test func identifierListIsSortedAndCoversEveryHalfWithAnIdentifier() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = CLI.fixtures.appendingPathComponent("library").path
+        let result = try CLI.run(["lint", "--no-config", "--format", "json", "--identifiers", "ids.jsonl", root], in: dir)
+        #expect(result.status == 1)
+        let text = try String(contentsOf: dir.appendingPathComponent("ids.jsonl"), encoding: .utf8)
+        let records = text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String]
+        }
+        #expect(records.count == text.split(separator: "\n").count, "every line is a flat JSON object")
+        let keys = records.map { ($0["id"] ?? "", $0["path"] ?? "") }
+        #expect(keys.map { "\($0.0)\u{0}\($0.1)" } == keys.map { "\($0.0)\u{0}\($0.1)" }.sorted())
+        // Each complete pair tied by identifier contributes its still and its movie.
+        let json = try #require(result.json as? [String: Any])
+        let pairs = try #require(json["pairs"] as? [[String: Any]])
+        let listed = Set(records.compactMap { $0["path"] })
+        var checked = 0
+        for pair in pairs where pair["pairedBy"] as? String == "content-identifier" {
+            if let still = pair["still"] as? String { #expect(listed.contains(still)) }
+            if let movie = pair["movie"] as? String { #expect(listed.contains(movie)) }
+            checked += 1
+        }
+        #expect(checked > 0)
+        #expect(records.allSatisfy { ["still", "movie"].contains($0["kind"] ?? "") && $0["shard"] == "1/1" })
+    }
+}

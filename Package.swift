@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(name: "LiveModel"),
@@ -43,7 +44,13 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .target(name: "LiveWriters", dependencies: ["LiveModel", "ISOBMFF", "AppleMakerNote", "LiveReaders"]),
+        .target(
+            name: "LiveWriters",
+            dependencies: [
+                "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveReaders",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "LiveLintEngine", dependencies: ["LiveModel", .product(name: "Yams", package: "Yams")]),
         .target(name: "Rules", dependencies: ["LiveModel", "LiveLintEngine"], path: "Rules"),
         .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),

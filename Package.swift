@@ -49,6 +49,7 @@ let package = Package(
             dependencies: [
                 "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveReaders",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .target(name: "LiveLintEngine", dependencies: ["LiveModel", .product(name: "Yams", package: "Yams")]),

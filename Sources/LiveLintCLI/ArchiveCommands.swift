@@ -74,9 +74,10 @@ struct UnpackCommand: AsyncParsableCommand {
         abstract: "Extract the still and the movie from a .livp archive.",
         discussion: """
             Writes each member of the archive into DIR under its own file name (folders inside the \
-            archive are dropped; macOS resource forks and hidden files are skipped). Members must be \
-            stored, as iCloud writes them. Each file is CRC-checked, written to a temporary file, read \
-            back and renamed into place; existing files are never overwritten.
+            archive are dropped; macOS resource forks and hidden files are skipped; an archive with a \
+            member named with `..` or a leading `/` is refused). Members may be stored, as iCloud \
+            writes them, or deflated. Each file is size- and CRC-checked, written to a temporary file, \
+            read back and renamed into place; existing files are never overwritten.
 
             Examples:
               livelint unpack IMG_0001.livp --output IMG_0001/
@@ -101,9 +102,12 @@ struct UnpackCommand: AsyncParsableCommand {
             var plan: [(LivpArchive.Member, String)] = []
             var names = Set<String>()
             for member in members {
+                guard !member.escapesArchive else {
+                    throw UserError("\(archive): member name escapes the archive: \(member.name)")
+                }
                 let name = member.name.split(separator: "/").last.map(String.init) ?? ""
                 if member.name.hasSuffix("/") || member.name.hasPrefix("__MACOSX/") || name.hasPrefix(".") || name.isEmpty { continue }
-                guard name != "..", names.insert(name).inserted else { throw UserError("\(archive): two members are named \(name)") }
+                guard names.insert(name).inserted else { throw UserError("\(archive): two members are named \(name)") }
                 let target = (output as NSString).appendingPathComponent(name)
                 guard !FileManager.default.fileExists(atPath: target) else { throw UserError("\(target) already exists; not overwriting it") }
                 plan.append((member, target))
@@ -117,8 +121,8 @@ struct UnpackCommand: AsyncParsableCommand {
                 do { bytes = try LivpArchive.extract(member, from: source) } catch { throw UserError("\(archive): \(error)") }
                 do {
                     try AtomicWriter.write(bytes, to: target) { temp in
-                        guard let back = FileManager.default.contents(atPath: temp), CRC32.checksum(back) == member.crc32 else {
-                            throw LivpArchive.ArchiveError("\(member.name) fails its CRC-32 check on disk")
+                        guard let back = FileManager.default.contents(atPath: temp), back == Data(bytes) else {
+                            throw LivpArchive.ArchiveError("\(member.name) reads back differently from disk")
                         }
                     }
                 } catch {

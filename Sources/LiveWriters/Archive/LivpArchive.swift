@@ -1,20 +1,30 @@
 import Foundation
 import ISOBMFF
+import ZIPFoundation
 
-/// `.livp` archives: a ZIP holding a Live Photo's still and movie, members *stored* (not
-/// compressed), as iCloud exports them. Writes and reads stored ZIPs without ZIP64 (every member
-/// and the whole archive below 4 GiB), every header field bounds-checked against the file.
+/// `.livp` archives: a ZIP holding a Live Photo's still and movie. Written with members *stored*
+/// (not compressed), as iCloud exports them; read stored or deflated. The ZIP format itself is
+/// ZIPFoundation's; this type adds what livelint needs on top: reproducible builds, a cap on
+/// member count and size, and extraction into memory that refuses a member which inflates past
+/// its declared size, comes up short or fails its CRC-32.
 public enum LivpArchive {
-    /// One member as written or found.
+    /// One member as listed in the central directory.
     public struct Member: Sendable, Hashable {
-        /// The name inside the archive (`IMG_0001.JPG`).
+        /// The name inside the archive (`IMG_0001.JPG`), exactly as stored: it may hold folders,
+        /// `..` or a leading `/`; callers that write files must check it.
         public var name: String
-        /// Where the member's data lies in the archive file.
-        public var dataOffset: Int64
+        /// The uncompressed size the archive declares (a claim, checked on extraction).
         public var size: Int64
+        /// The CRC-32 the archive declares for the uncompressed bytes.
         public var crc32: UInt32
-        /// ZIP compression method (0 = stored, 8 = deflated).
-        public var method: UInt16
+        /// Whether the member is compressed (deflated) rather than stored.
+        public var isCompressed: Bool
+        /// Position in the central directory: tells apart members that share a name.
+        public var index: Int
+
+        /// True when the name is absolute or climbs out with a `..` component: such a member must
+        /// never be written under its own name.
+        public var escapesArchive: Bool { name.hasPrefix("/") || name.split(separator: "/").contains("..") }
     }
 
     /// Why an archive could not be built or read.
@@ -24,108 +34,150 @@ public enum LivpArchive {
         public var description: String { message }
     }
 
+    /// The largest member ``extract(_:from:maxBytes:)`` returns by default (just under 4 GiB).
+    public static let maxMemberBytes: Int64 = Int64(Int32.max) * 2
+
+    /// Archives not backed by a file are copied to a temporary file to be read; this caps that copy.
+    static let maxCopiedArchiveBytes: Int64 = 4 << 30
+
+    /// Bytes read (or inflated) per step: large enough that a movie takes few steps, small enough
+    /// that a hostile size field cannot make one step allocate much.
+    static let chunkBytes = 1 << 20
+
     /// The bytes of a stored ZIP holding `members` (name, data) in that order, with a fixed
-    /// timestamp `date` (DOS time, local-time fields as given), so that builds are reproducible.
+    /// timestamp `date` (DOS time fields, written as given), so that builds are reproducible.
+    /// Names must be non-empty and distinct.
     public static func build(_ members: [(name: String, data: [UInt8])],
                              date: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) = (2024, 1, 1, 0, 0, 0))
         throws(ArchiveError) -> [UInt8] {
-        let dosTime = UInt16(date.hour << 11 | date.minute << 5 | date.second / 2)
-        let dosDate = UInt16(max(0, date.year - 1980) << 9 | date.month << 5 | date.day)
-        var out: [UInt8] = []
-        var central: [UInt8] = []
+        // ZIPFoundation writes the DOS fields of `modificationDate` in UTC.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let components = DateComponents(year: date.year, month: date.month, day: date.day,
+                                        hour: date.hour, minute: date.minute, second: date.second)
+        guard let modificationDate = calendar.date(from: components) else { throw ArchiveError("invalid archive date \(date)") }
         var names = Set<String>()
         for member in members {
-            let name = Array(member.name.utf8)
-            guard !name.isEmpty, name.count <= 0xFFFF, names.insert(member.name).inserted else {
+            guard !member.name.isEmpty, member.name.utf8.count <= 0xFFFF, names.insert(member.name).inserted else {
                 throw ArchiveError("bad or repeated member name '\(member.name)'")
             }
-            guard member.data.count < Int(UInt32.max), out.count < Int(UInt32.max) - member.data.count - 30 - name.count else {
-                throw ArchiveError("the archive would exceed 4 GiB (ZIP64 is not written)")
+        }
+        do {
+            let archive = try Archive(data: Data(), accessMode: .create)
+            for member in members {
+                let data = member.data
+                try archive.addEntry(with: member.name, type: .file, uncompressedSize: Int64(data.count),
+                                     modificationDate: modificationDate, permissions: 0o644,
+                                     compressionMethod: .none, bufferSize: chunkBytes) { position, size in
+                    // ZIPFoundation asks for consecutive pieces inside `0..<uncompressedSize`.
+                    let start = Int(position)
+                    return Data(data[start..<(start + size)])
+                }
             }
-            let crc = CRC32.checksum(member.data)
-            let flags: UInt16 = name.allSatisfy { $0 < 0x80 } ? 0 : 0x0800  // bit 11: UTF-8 names
-            let offset = UInt32(out.count)
-            var local = le32(0x0403_4B50) + le16(10) + le16(flags) + le16(0) + le16(dosTime) + le16(dosDate)
-            local += le32(crc) + le32(UInt32(member.data.count)) + le32(UInt32(member.data.count))
-            local += le16(UInt16(name.count)) + le16(0) + name
-            out += local
-            out += member.data
-            var entry = le32(0x0201_4B50) + le16(0x031E) + le16(10) + le16(flags) + le16(0) + le16(dosTime) + le16(dosDate)
-            entry += le32(crc) + le32(UInt32(member.data.count)) + le32(UInt32(member.data.count))
-            entry += le16(UInt16(name.count)) + le16(0) + le16(0) + le16(0) + le16(0)
-            entry += le32(UInt32(0o100644) << 16) + le32(offset) + name
-            central += entry
+            guard let bytes = archive.data else { throw ArchiveError("the archive was not built in memory") }
+            return [UInt8](bytes)
+        } catch let error as ArchiveError {
+            throw error
+        } catch {
+            throw ArchiveError("cannot build the archive: \(error)")
         }
-        guard members.count <= 0xFFFF, out.count + central.count < Int(UInt32.max) - 22 else {
-            throw ArchiveError("the archive would exceed ZIP's limits (ZIP64 is not written)")
-        }
-        let cdOffset = UInt32(out.count)
-        out += central
-        out += le32(0x0605_4B50) + le16(0) + le16(0) + le16(UInt16(members.count)) + le16(UInt16(members.count))
-        out += le32(UInt32(central.count)) + le32(cdOffset) + le16(0)
-        return out
     }
 
-    /// The members listed in the central directory of the ZIP in `source`, checked against
-    /// their local headers. At most `maxMembers` are read.
+    /// The members listed in the central directory of the ZIP in `source`, in order. At most
+    /// `maxMembers` are read. Throws when no end-of-central-directory record is found or no
+    /// member can be read.
+    ///
+    /// ZIPFoundation stops listing at the first central-directory entry it cannot read, so a
+    /// damaged directory may list fewer members than it declares.
     public static func members(of source: some ByteSource, maxMembers: Int = 1_000) throws(ArchiveError) -> [Member] {
-        let size = source.size
-        guard size >= 22 else { throw ArchiveError("too short to be a ZIP archive (\(size) bytes)") }
-        let tailLength = Int(min(size, 22 + 0xFFFF))
-        let tail = try read(source, size - Int64(tailLength), tailLength)
-        var eocd: Int?
-        var i = tail.count - 22
-        while i >= 0 {
-            if tail[i] == 0x50, tail[i + 1] == 0x4B, tail[i + 2] == 0x05, tail[i + 3] == 0x06 { eocd = i; break }
-            i -= 1
-        }
-        guard let eocd else { throw ArchiveError("no end-of-central-directory record: not a ZIP archive") }
-        let count = Int(u16(tail, eocd + 10))
-        let cdSize = Int64(u32(tail, eocd + 12)), cdOffset = Int64(u32(tail, eocd + 16))
-        guard count != 0xFFFF, cdOffset != 0xFFFF_FFFF else { throw ArchiveError("ZIP64 archives are not read") }
-        guard count <= maxMembers else { throw ArchiveError("the archive lists \(count) members, more than \(maxMembers)") }
-        guard cdOffset + cdSize <= size else { throw ArchiveError("the central directory lies outside the file") }
-        let cd = try read(source, cdOffset, Int(cdSize))
+        let archive = try open(source)
         var members: [Member] = []
-        var p = 0
-        for _ in 0..<count {
-            guard p + 46 <= cd.count, u32(cd, p) == 0x0201_4B50 else { throw ArchiveError("damaged central directory entry at byte \(cdOffset + Int64(p))") }
-            let method = u16(cd, p + 10), crc = u32(cd, p + 16)
-            let compressed = Int64(u32(cd, p + 20)), uncompressed = Int64(u32(cd, p + 24))
-            let nameLength = Int(u16(cd, p + 28)), extraLength = Int(u16(cd, p + 30)), commentLength = Int(u16(cd, p + 32))
-            let localOffset = Int64(u32(cd, p + 42))
-            let end = p + 46 + nameLength + extraLength + commentLength
-            guard end <= cd.count else { throw ArchiveError("central directory entry runs past its end") }
-            let name = String(decoding: cd[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
-            p = end
-            guard localOffset + 30 <= size else { throw ArchiveError("member '\(name)' has its header outside the file") }
-            let local = try read(source, localOffset, 30)
-            guard u32(local, 0) == 0x0403_4B50 else { throw ArchiveError("member '\(name)' has no local header") }
-            let dataOffset = localOffset + 30 + Int64(u16(local, 26)) + Int64(u16(local, 28))
-            guard dataOffset + compressed <= size else { throw ArchiveError("member '\(name)' runs past the end of the archive") }
-            guard method != 0 || compressed == uncompressed else { throw ArchiveError("stored member '\(name)' has two sizes") }
-            members.append(Member(name: name, dataOffset: dataOffset, size: compressed, crc32: crc, method: method))
+        for (index, entry) in archive.enumerated() {
+            guard index < maxMembers else { throw ArchiveError("the archive lists more than \(maxMembers) members") }
+            let name = entry.path
+            guard let size = Int64(exactly: entry.uncompressedSize) else {
+                throw ArchiveError("member '\(name)' declares an impossible size (\(entry.uncompressedSize) bytes)")
+            }
+            members.append(Member(name: name, size: size, crc32: entry.checksum, isCompressed: entry.isCompressed, index: index))
         }
+        guard !members.isEmpty else { throw ArchiveError("no readable member: the ZIP central directory is empty or damaged") }
         return members
     }
 
-    /// The bytes of a stored member, CRC-checked.
-    public static func extract(_ member: Member, from source: some ByteSource) throws(ArchiveError) -> [UInt8] {
-        guard member.method == 0 else {
-            throw ArchiveError("member '\(member.name)' is compressed (method \(member.method)); only stored members are unpacked")
+    /// The bytes of a member (stored or deflated), checked against its declared size and CRC-32.
+    /// Refuses members declaring more than `maxBytes`, members that are not regular files, and
+    /// members that inflate past their declared size; memory grows with the bytes actually read,
+    /// never with a size field.
+    public static func extract(_ member: Member, from source: some ByteSource,
+                               maxBytes: Int64 = maxMemberBytes) throws(ArchiveError) -> [UInt8] {
+        let name = member.name
+        guard member.index >= 0, member.size >= 0, member.size <= maxBytes else {
+            throw ArchiveError("member '\(name)' is too large (\(member.size) bytes; the limit is \(maxBytes))")
         }
-        guard member.size <= Int64(Int32.max) * 2 else { throw ArchiveError("member '\(member.name)' is too large") }
-        let bytes = try read(source, member.dataOffset, Int(member.size))
-        guard CRC32.checksum(bytes) == member.crc32 else { throw ArchiveError("member '\(member.name)' fails its CRC-32 check") }
+        let archive = try open(source)
+        let entries = archive.makeIterator()
+        var found: Entry?
+        for _ in 0...member.index {
+            found = entries.next()
+            if found == nil { break }
+        }
+        guard let entry = found, entry.path == name, entry.uncompressedSize == UInt64(member.size) else {
+            throw ArchiveError("member '\(name)' is not in the archive as listed")
+        }
+        guard entry.type == .file else { throw ArchiveError("member '\(name)' is not a regular file (\(entry.type))") }
+        let declared = UInt64(member.size)
+        var bytes: [UInt8] = []
+        // The declared size is only a claim: reserve at most 16 MiB up front, grow as bytes arrive.
+        bytes.reserveCapacity(Int(min(declared, 16 << 20)))
+        let crc: UInt32
+        do {
+            crc = try archive.extract(entry, bufferSize: chunkBytes, skipCRC32: false) { chunk in
+                // A member that inflates past its declared size is a ZIP bomb or damaged: stop.
+                guard UInt64(bytes.count) + UInt64(chunk.count) <= declared else {
+                    throw ArchiveError("member '\(name)' inflates past its declared size of \(declared) bytes")
+                }
+                // Stored data comes in full chunks until the end of the file: an empty one means truncated.
+                if chunk.isEmpty, !entry.isCompressed, UInt64(bytes.count) < declared {
+                    throw ArchiveError("member '\(name)' runs past the end of the archive")
+                }
+                bytes.append(contentsOf: chunk)
+            }
+        } catch let error as ArchiveError {
+            throw error
+        } catch {
+            throw ArchiveError("member '\(name)' cannot be extracted: \(error)")
+        }
+        guard UInt64(bytes.count) == declared else {
+            throw ArchiveError("member '\(name)' holds \(bytes.count) bytes, not the \(declared) it declares")
+        }
+        guard crc == entry.checksum else { throw ArchiveError("member '\(name)' fails its CRC-32 check") }
         return bytes
     }
 
-    static func read(_ source: some ByteSource, _ offset: Int64, _ count: Int) throws(ArchiveError) -> [UInt8] {
-        do { return try source.read(at: offset, count: count) } catch { throw ArchiveError(error.message) }
+    /// Opens `source` with ZIPFoundation: a file by its path; anything else is first copied to a
+    /// temporary file (unlinked once open), because ZIPFoundation's in-memory reader traps on a
+    /// hostile offset past the end of the data where its file reader just reads nothing.
+    static func open(_ source: some ByteSource) throws(ArchiveError) -> Archive {
+        do {
+            if let file = source as? FileByteSource {
+                return try Archive(url: URL(fileURLWithPath: file.path), accessMode: .read)
+            }
+            guard source.size <= maxCopiedArchiveBytes else {
+                throw ArchiveError("the archive is too large to copy (\(source.size) bytes)")
+            }
+            let bytes = Data(try source.read(at: 0, count: Int(source.size)))
+            let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-\(UUID().uuidString).zip")
+            try bytes.write(to: temporary, options: .withoutOverwriting)
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            return try Archive(url: temporary, accessMode: .read)
+        } catch let error as ArchiveError {
+            throw error
+        } catch let error as ReadError {
+            throw ArchiveError(error.message)
+        } catch Archive.ArchiveError.missingEndOfCentralDirectoryRecord {
+            throw ArchiveError("no end-of-central-directory record: not a ZIP archive")
+        } catch {
+            throw ArchiveError("not a readable ZIP archive: \(error)")
+        }
     }
-
-    static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-    static func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)] }
-    static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
-    static func u32(_ b: [UInt8], _ i: Int) -> UInt32 { UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24 }
 }

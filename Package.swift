@@ -87,7 +87,10 @@ let package = Package(
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LiveLintEngine", "LiveModel", "Rules"], exclude: ["Golden"]),
         .testTarget(
             name: "HostileInputTests",
-            dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules"]
+            dependencies: [
+                "LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
         .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveModel", "LiveReaders", "LiveWriters"], exclude: ["Golden"]),

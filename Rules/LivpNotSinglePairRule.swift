@@ -35,7 +35,8 @@ public struct LivpNotSinglePairRule: FileRule {
     )
 
     public func check(file: MediaFile) -> [Violation] {
-        guard file.kind == .livp, let members = file.members else { return [] }
+        // An archive that could not be read is unreadable-file's, not a count of what it lost.
+        guard file.kind == .livp, file.error == nil, let members = file.members else { return [] }
         let stills = members.filter { $0.kind == .still }.count
         let movies = members.filter { $0.kind == .movie }.count
         guard stills != 1 || movies != 1 else { return [] }

@@ -67,7 +67,7 @@ public enum MediaInspector {
         var file = dispatch(format, header: header, shown: shown, options: options,
                             still: { StillReader.read(path: path, options: $0) },
                             movie: source,
-                            archive: { readArchive(path: path, shown: shown, options: options) })
+                            archive: { readArchive(path: path, source: source, shown: shown, options: options) })
         file.size = size
         if options.streamProperties, file.kind != .livp {
             let mediaInfo = MediaInfoReader.readReportingFailure(path: path)
@@ -129,8 +129,13 @@ public enum MediaInspector {
 
     /// A `.livp` is a ZIP holding the still and the movie (usually stored, not deflated).
     /// Members are read from memory, never extracted to disk; sizes are capped before reading.
-    static func readArchive(path: String, shown: String, options: InspectOptions) -> MediaFile {
+    static func readArchive(path: String, source: some ByteSource, shown: String, options: InspectOptions) -> MediaFile {
         var file = MediaFile(path: shown, kind: .livp, format: .zip, members: [])
+        // ZIPFoundation traps on some hostile directory values: check them before it reads.
+        if let problem = ZipGuard.check(source, maxEntries: options.maxArchiveEntries) {
+            file.error = problem
+            return file
+        }
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)

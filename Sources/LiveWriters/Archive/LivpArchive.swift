@@ -1,5 +1,6 @@
 import Foundation
 import ISOBMFF
+import LiveReaders
 import ZIPFoundation
 
 /// `.livp` archives: a ZIP holding a Live Photo's still and movie. Written with members *stored*
@@ -158,6 +159,8 @@ public enum LivpArchive {
     /// temporary file (unlinked once open), because ZIPFoundation's in-memory reader traps on a
     /// hostile offset past the end of the data where its file reader just reads nothing.
     static func open(_ source: some ByteSource) throws(ArchiveError) -> Archive {
+        // ZIPFoundation traps on some hostile directory values: check them first.
+        if let problem = ZipGuard.check(source) { throw ArchiveError(problem.description) }
         do {
             if let file = source as? FileByteSource {
                 return try Archive(url: URL(fileURLWithPath: file.path), accessMode: .read)

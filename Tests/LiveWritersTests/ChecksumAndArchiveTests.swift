@@ -91,9 +91,8 @@ struct LivpArchiveTests {
         var long = zip
         Self.setLE32(&long, at: cd + 20, 0x7FFF_0000)
         Self.setLE32(&long, at: cd + 24, 0x7FFF_0000)
-        let l = try LivpArchive.members(of: MemoryByteSource(long))
-        #expect(l[0].size == 0x7FFF_0000)
-        #expect(throws: LivpArchive.ArchiveError.self) { try LivpArchive.extract(l[0], from: MemoryByteSource(long)) }
+        // ZipGuard refuses it while listing, before ZIPFoundation sees the directory.
+        #expect(throws: LivpArchive.ArchiveError.self) { _ = try LivpArchive.members(of: MemoryByteSource(long)) }
         // A central directory said to lie past the end.
         var bad = zip
         bad[bad.count - 3] = 0x7F

@@ -483,6 +483,67 @@ llx_status llx_jpeg_set_makernote(const unsigned char *jpeg, size_t jpeg_length,
     });
 }
 
+llx_status llx_tiff_set_makernote(const unsigned char *tiff, size_t tiff_length,
+                                  const unsigned char *maker_note, size_t maker_note_length,
+                                  const char *make_if_absent,
+                                  unsigned char **out, size_t *out_length, char **error) {
+    return guarded(error, [&]() -> llx_status {
+        if (out == nullptr || out_length == nullptr) {
+            setError(error, "no output pointer");
+            return LLX_ERR_INTERNAL;
+        }
+        *out = nullptr;
+        *out_length = 0;
+        if (tiff == nullptr || tiff_length < 8) {
+            setError(error, "the Exif TIFF structure is empty or shorter than its header");
+            return LLX_ERR_MALFORMED;
+        }
+        const bool bigEndian = tiff[0] == 'M' && tiff[1] == 'M' && tiff[2] == 0 && tiff[3] == 42;
+        const bool littleEndian = tiff[0] == 'I' && tiff[1] == 'I' && tiff[2] == 42 && tiff[3] == 0;
+        if (!bigEndian && !littleEndian) {
+            setError(error, "the Exif data does not start with a TIFF header (MM\\0* or II*\\0)");
+            return LLX_ERR_MALFORMED;
+        }
+        if (tiff_length > 0x7FFFFFFFu || maker_note_length > 0x7FFFFFFFu) {
+            setError(error, "the Exif data is too large");
+            return LLX_ERR_UNSUPPORTED;
+        }
+        Exiv2::ExifData exif;
+        const Exiv2::ByteOrder order = Exiv2::ExifParser::decode(exif, tiff, static_cast<uint32_t>(tiff_length));
+        if (order == Exiv2::invalidByteOrder) {
+            setError(error, "exiv2 could not decode the Exif TIFF structure");
+            return LLX_ERR_MALFORMED;
+        }
+        for (Exiv2::ExifData::iterator it = exif.begin(); it != exif.end();) {
+            if (isMakerNoteGroup(it->groupName()) || it->key() == "Exif.Photo.MakerNote") {
+                it = exif.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (maker_note != nullptr) {
+            Exiv2::DataValue value(Exiv2::undefined);
+            if (maker_note_length > 0) value.read(maker_note, static_cast<long>(maker_note_length), order);
+            exif["Exif.Photo.MakerNote"].setValue(&value);
+        }
+        if (make_if_absent != nullptr && exif.findKey(Exiv2::ExifKey("Exif.Image.Make")) == exif.end()) {
+            exif["Exif.Image.Make"] = std::string(make_if_absent);
+        }
+        Exiv2::Blob blob;
+        Exiv2::ExifParser::encode(blob, order, exif);
+        if (blob.size() < 8) {
+            setError(error, "exiv2 encoded an empty Exif structure");
+            return LLX_ERR_INTERNAL;
+        }
+        unsigned char *bytes = static_cast<unsigned char *>(std::malloc(blob.size()));
+        if (bytes == nullptr) throw std::bad_alloc();
+        std::memcpy(bytes, blob.data(), blob.size());
+        *out = bytes;
+        *out_length = blob.size();
+        return LLX_OK;
+    });
+}
+
 void llx_image_info_free(llx_image_info *info) {
     if (info == nullptr) return;
     for (size_t i = 0; i < info->property_count; ++i) freeProperty(info->properties[i]);

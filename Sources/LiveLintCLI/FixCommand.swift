@@ -31,8 +31,9 @@ struct FixCommand: AsyncParsableCommand {
             file, synced, read back and verified (identifiers equal, still-image-time inside the movie, \
             every track's sample bytes unchanged by SHA-256) before it is renamed into place.
 
-            HEIC stills can only have an existing identifier overwritten; a HEIC without one is \
-            reported and left alone (exiv2 cannot write HEIC).
+            A HEIC's identifier is overwritten in place when it has one; otherwise its Exif item is \
+            re-encoded with the makernote and appended in a new 'mdat', and only that item's 'iloc' \
+            entry changes. A HEIC with no Exif item at all is reported and left alone.
 
             Examples:
               livelint fix --dry-run ~/Pictures/export     Show what would be repaired.

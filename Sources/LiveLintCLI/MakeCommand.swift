@@ -19,8 +19,9 @@ struct MakeCommand: AsyncParsableCommand {
 
             Nothing is re-encoded and the inputs are never modified. Each file is written to a \
             temporary file, synced, read back and verified before it is renamed into place; existing \
-            files in DIR are never overwritten. HEIC stills need an existing makernote identifier to \
-            overwrite (exiv2 cannot write HEIC).
+            files in DIR are never overwritten. A HEIC's identifier is overwritten in place when it \
+            has one; otherwise its Exif item is re-encoded with the makernote and appended in a new \
+            'mdat', and only that item's 'iloc' entry changes (the image items are untouched).
 
             Examples:
               livelint make photo.jpg clip.mp4 --output live/

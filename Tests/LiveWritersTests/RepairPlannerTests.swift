@@ -74,11 +74,14 @@ struct RepairPlannerTests {
         #expect(plan.movieEdit?.contentIdentifier == nil)
     }
 
-    @Test func aHEICWithoutIdentifierIsBlocked() {
+    @Test func aHEICWithoutIdentifierIsRepairable() {
+        // Its Exif item is rewritten (HEICExifRewriter) with the movie's identifier.
         let (s, m) = Self.pair(still: nil, movie: Self.upper, stillFormat: .heic)
         let plan = RepairPlanner.plan(still: s, movie: m)
-        #expect(!plan.isRepairable)
-        #expect(plan.blockers.contains { $0.contains("HEIC") })
+        #expect(plan.isRepairable)
+        #expect(plan.editStill)
+        #expect(plan.identifier == Self.upper)
+        #expect(plan.blockers.isEmpty)
     }
 
     @Test(arguments: [(upper, true), (upper.lowercased(), true), ("6E1F7C2A3B4D4E5F8A9B0C1D2E3F4A5B", false), ("G" + upper.dropFirst(), false), ("", false)])

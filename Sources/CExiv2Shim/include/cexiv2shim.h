@@ -94,6 +94,22 @@ llx_status llx_jpeg_set_makernote(const unsigned char *jpeg, size_t jpeg_length,
                                   unsigned char **out, size_t *out_length, char **error);
 
 /*
+ * Rewrite a bare Exif TIFF structure in memory (bytes starting with the TIFF header "MM\0*" or
+ * "II*\0", as stored in a HEIC's Exif item after its 4-byte offset prefix): decode it with
+ * Exiv2::ExifParser::decode, drop any makernote exiv2 decoded, set Exif.Photo.MakerNote to
+ * `maker_note` (type undefined), set Exif.Image.Make to `make_if_absent` when non-NULL and the
+ * TIFF has no Make, and re-encode with Exiv2::ExifParser::encode in the input's byte order.
+ * `maker_note` NULL removes the makernote instead (a converter's output, for tests).
+ * Other tags are kept (exiv2's encoder drops only what it drops for a JPEG Exif: strip offsets,
+ * IFDs that never occur in a JPEG). On LLX_OK, *out / *out_length hold the new TIFF (free with
+ * llx_free). Bytes that are not a TIFF give LLX_ERR_MALFORMED.
+ */
+llx_status llx_tiff_set_makernote(const unsigned char *tiff, size_t tiff_length,
+                                  const unsigned char *maker_note, size_t maker_note_length,
+                                  const char *make_if_absent,
+                                  unsigned char **out, size_t *out_length, char **error);
+
+/*
  * libmediainfo, guarded the same way (the only other C++ library we call). For each query, the
  * streams of kind `stream_kind` (MediaInfo's stream_t: 0 General, 1 Video, 2 Audio, 4 Other,
  * 5 Image), at most `max_streams` of them, and for each stream every field of `fields` whose text

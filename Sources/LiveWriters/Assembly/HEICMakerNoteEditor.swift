@@ -9,8 +9,8 @@ import LiveModel
 /// `idat`), the makernote by its `Apple iOS\0` signature inside that extent, and tag 0x0011 is
 /// overwritten where it stands when the new identifier fits its ascii value (a UUID replacing a
 /// UUID always does). Nothing else in the file moves, so no offset anywhere needs fixing.
-/// Creating a makernote, or adding 0x0011 to one, would mean rewriting the Exif item and the
-/// `iloc` offsets: that is reported as unsupported.
+/// Creating a makernote, or adding 0x0011 to one, means rewriting the Exif item and its `iloc`
+/// extent: this editor reports that as unsupported and `HEICExifRewriter` does it.
 public enum HEICMakerNoteEditor {
     /// The result of an in-place edit: the new bytes and the byte range that may differ.
     public struct Edit: Sendable {

@@ -35,14 +35,20 @@ public enum LivePhotoEdits {
         case rekeyedMakerNote = "set tag 0x0011 in the existing Apple makernote"
         /// HEIC: the existing 0x0011 overwritten in place, same length.
         case heicInPlace = "overwrote tag 0x0011 in place (HEIC)"
+        /// HEIC: the Exif item re-encoded with the new makernote and appended in a new `mdat`;
+        /// only its `iloc` extent fields changed in place (see ``HEICExifRewriter``).
+        case heicRewritten = "rewrote the Exif item with tag 0x0011 (HEIC)"
     }
 
     /// A still with its new identifier.
     public struct StillResult: Sendable {
         public var bytes: [UInt8]
         public var method: StillMethod
-        /// HEIC in-place edits: the only bytes allowed to differ (the Exif item).
+        /// HEIC edits: the only bytes of the original length allowed to differ (the Exif item
+        /// in place, or the `iloc` fields of a rewrite).
         public var changedRange: Range<Int>?
+        /// HEIC rewrites: bytes appended after the original file (0 otherwise).
+        public var appendedBytes: Int = 0
     }
 
     /// Sets the Apple makernote ContentIdentifier (0x0011) of a JPEG or HEIC still.
@@ -50,7 +56,8 @@ public enum LivePhotoEdits {
     /// JPEG: an existing Apple makernote keeps every other tag (0x0011 replaced in place when it
     /// fits, else the makernote is re-laid-out); without one a minimal makernote is created (and
     /// Make set to `Apple`, which readers use to pick the makernote format). HEIC: in place only
-    /// (see ``HEICMakerNoteEditor``). Other formats are unsupported.
+    /// (see ``HEICMakerNoteEditor``) when 0x0011 exists and is long enough, else the Exif item is
+    /// rewritten (see ``HEICExifRewriter``). Other formats are unsupported.
     public static func settingStillIdentifier(_ identifier: String, in bytes: [UInt8], format: ContainerFormat) throws(LivePhotoWriteError) -> StillResult {
         switch format {
         case .jpeg:
@@ -77,8 +84,15 @@ public enum LivePhotoEdits {
                 }
             }
         case .heic, .heif:
-            let edit = try HEICMakerNoteEditor.replacingContentIdentifier(in: bytes, with: identifier)
-            return StillResult(bytes: edit.bytes, method: .heicInPlace, changedRange: edit.exifRange)
+            do {
+                let edit = try HEICMakerNoteEditor.replacingContentIdentifier(in: bytes, with: identifier)
+                return StillResult(bytes: edit.bytes, method: .heicInPlace, changedRange: edit.exifRange)
+            } catch {
+                guard case .unsupported = error else { throw error }
+            }
+            let rewrite = try HEICExifRewriter.settingContentIdentifier(identifier, in: bytes)
+            return StillResult(bytes: rewrite.bytes, method: .heicRewritten, changedRange: rewrite.ilocFields,
+                               appendedBytes: rewrite.appendedBytes)
         default:
             throw .unsupported("stills in \(format.rawValue.uppercased()) are not written (JPEG and HEIC are)")
         }
@@ -127,10 +141,10 @@ public enum LivePhotoEdits {
 /// Checks a freshly written half against what it must be, using livelint's own readers.
 public enum LivePhotoVerifier {
     /// The still at `path` must carry `identifier` in makernote tag 0x0011; a JPEG's image data
-    /// (SOS onwards) must hash as `original`'s; a HEIC edited in place must differ from
-    /// `original` only inside `changedRange`.
+    /// (SOS onwards) must hash as `original`'s; a HEIC must be `original` plus `appendedBytes`
+    /// (a rewrite's new `mdat`) and differ from `original` only inside `changedRange`.
     public static func verifyStill(at path: String, identifier: String, original: [UInt8], format: ContainerFormat,
-                                   changedRange: Range<Int>?) throws(LivePhotoWriteError) {
+                                   changedRange: Range<Int>?, appendedBytes: Int = 0) throws(LivePhotoWriteError) {
         guard let written = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }) else {
             throw .verification("cannot read back \(path)")
         }
@@ -146,9 +160,10 @@ public enum LivePhotoVerifier {
                 throw .verification("the JPEG image data changed")
             }
         default:
-            guard written.count == original.count else { throw .verification("the HEIC changed size") }
+            guard written.count == original.count + appendedBytes else { throw .verification("the HEIC changed size") }
             let allowed = changedRange ?? 0..<0
-            let outside = [0..<allowed.lowerBound, allowed.upperBound..<written.count]
+            guard allowed.upperBound <= original.count else { throw .verification("the HEIC's changed range lies past its end") }
+            let outside = [0..<allowed.lowerBound, allowed.upperBound..<original.count]
             for range in outside where !range.isEmpty && !sameBytes(written, original, range) {
                 throw .verification("the HEIC changed outside its Exif item (bytes \(range))")
             }

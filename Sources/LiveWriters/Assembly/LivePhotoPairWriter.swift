@@ -106,9 +106,10 @@ public enum LivePhotoPairWriter {
             if let stillOut {
                 let file = try stage(stillOut, for: r.stillTarget)
                 let changed = newStill?.changedRange
+                let appended = newStill?.appendedBytes ?? 0
                 staged.append((file, { () throws(LivePhotoWriteError) in
                     try LivePhotoVerifier.verifyStill(at: file.temporaryPath, identifier: r.identifier, original: stillBytes,
-                                                      format: stillFormat, changedRange: changed)
+                                                      format: stillFormat, changedRange: changed, appendedBytes: appended)
                 }))
             }
             var movieOut = newMovie

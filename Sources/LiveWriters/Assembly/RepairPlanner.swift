@@ -41,7 +41,7 @@ public enum RepairPlanner {
     /// Which identifier wins on a mismatch: an upper-case UUID beats a lower-case one, which beats
     /// anything that is not a UUID; on a tie the still's wins. Why the still: the movie is the
     /// half we rewrite byte-exactly (only `moov` metadata changes, in pure Swift), the still's
-    /// Exif rewrite goes through exiv2 and a HEIC can only be re-keyed in place; and the still is
+    /// Exif rewrite goes through exiv2 (a HEIC's Exif item is re-encoded and moved); and the still is
     /// the half photo libraries index (Photos, Immich and PhotoPrism key the pair on it).
     /// When only one half has an identifier, it is copied to the other; when neither does, a fresh
     /// upper-case UUID is made with `freshIdentifier`.
@@ -90,9 +90,7 @@ public enum RepairPlanner {
         let editStill = s != identifier
         if editStill {
             actions.append("still: set makernote ContentIdentifier (0x0011) to '\(identifier)'" + (s.map { " (was '\($0)')" } ?? " (had none)"))
-            if still.format == .heic || still.format == .heif, s == nil {
-                blockers.append("the HEIC still has no ContentIdentifier to overwrite; creating a makernote in a HEIC is not supported (exiv2 cannot write HEIC)")
-            } else if ![.jpeg, .heic, .heif].contains(still.format) {
+            if ![.jpeg, .heic, .heif].contains(still.format) {
                 blockers.append("the still is \(still.format.rawValue.uppercased()); only JPEG and HEIC stills are written")
             }
         }

@@ -113,9 +113,7 @@ public struct LibraryWalker: Sendable {
         }
         var names: [String] = []
         while let ent = readdir(dir) {
-            let name = withUnsafePointer(to: ent.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            let name = Self.entryName(ent)
             if name == "." || name == ".." { continue }
             if !includeHidden, name.hasPrefix(".") { continue }
             names.append(name)
@@ -143,6 +141,15 @@ public struct LibraryWalker: Sendable {
                 continue  // sockets, FIFOs, devices: never opened
             }
         }
+    }
+
+    /// The entry's name, read in place. glibc hands out variable-length records (`d_reclen`), so
+    /// the declared 256-byte `d_name` may run past the record: copying `ent.pointee.d_name` reads
+    /// beyond it (AddressSanitizer: heap-buffer-overflow). Read up to the NUL through a pointer.
+    static func entryName(_ ent: UnsafeMutablePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 19
+        let name = UnsafeRawPointer(ent).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+        return String(cString: name)
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -46,6 +46,6 @@ public struct IdentifierMismatchRule: PairRule {
         return [Violation(
             "\(how), but the still carries '\(s)' and the movie '\(m)'",
             files: [still.path, movie.path],
-            fixHint: "If they are one Live Photo, write one identifier into the other half (makernote 0x0011 or the movie's content.identifier key); if not, rename one so they no longer look like a pair.")]
+            fixHint: "If they are one Live Photo, `livelint fix` writes one identifier into the other half (makernote 0x0011 or the movie's content.identifier key); if not, rename one so they no longer look like a pair.")]
     }
 }

@@ -38,6 +38,6 @@ public struct MissingStillImageTimeRule: PairRule {
         return [Violation(
             "the movie has no timed metadata track keyed 'mdta/\(MovieInfo.stillImageTimeKey)'",
             files: [file.path],
-            fixHint: "Add a metadata track (sample entry mebx) with the key mdta/\(MovieInfo.stillImageTimeKey), type int8, and one sample presented at the still's time; or export the original movie again.")]
+            fixHint: "`livelint fix` adds a metadata track (sample entry mebx) with the key mdta/\(MovieInfo.stillImageTimeKey), type int8, and one sample presented at the still's time; or export the original movie again.")]
     }
 }

@@ -43,7 +43,7 @@ public struct MovieMissingIdentifierRule: PairRule {
             message += partnerID.map { "; its still '\(still.path)' carries '\($0)'" } ?? "; its still '\(still.path)' has none either"
         }
         let hint = partnerID.map {
-            "Add the key '\(MovieInfo.contentIdentifierKey)' = '\($0)' (UTF-8) to the movie's moov/meta, or export the original again from Photos."
+            "`livelint fix` adds the key '\(MovieInfo.contentIdentifierKey)' = '\($0)' (UTF-8) to the movie's moov/meta; or export the original again from Photos."
         } ?? "Export the original still and movie again from Photos; re-encoders that do not copy QuickTime metadata keys drop the identifier."
         return [Violation(message, files: [file.path], fixHint: hint)]
     }

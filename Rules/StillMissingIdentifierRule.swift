@@ -60,8 +60,8 @@ public struct StillMissingIdentifierRule: PairRule {
             message += partnerID.map { "; its movie '\(movie.path)' carries '\($0)'" } ?? "; its movie '\(movie.path)' has none either"
         }
         let hint = partnerID.map {
-            "Write '\($0)' into makernote tag 0x0011 of the still, or export the original still and movie again from Photos."
-        } ?? "Export the original still and movie again from Photos; converters and editors drop the MakerNote, and exiftool cannot create one."
+            "`livelint fix` writes '\($0)' into makernote tag 0x0011 of the still; or export the original still and movie again from Photos."
+        } ?? "Export the original still and movie again from Photos; converters and editors drop the MakerNote (exiftool cannot create one, `livelint fix` can)."
         return [Violation(message, files: [file.path], fixHint: hint)]
     }
 }

@@ -47,7 +47,7 @@ public struct VideoCodecRule: PairRule {
         let hint: String
         switch video.codec {
         case "hev1":
-            hint = "Re-tag the HEVC track as hvc1 without re-encoding (for example ffmpeg's -tag:v hvc1), keeping the metadata keys and the still-image-time track."
+            hint = "`livelint fix` re-tags the HEVC track as hvc1 without re-encoding, keeping the metadata keys and the still-image-time track."
         case "avc3":
             hint = "Re-mux the H.264 track as avc1 (parameter sets in the sample entry), keeping the metadata keys and the still-image-time track."
         default:

@@ -94,6 +94,19 @@ public enum LintReporters {
         case .github: return GitHubReporter.render(result)
         }
     }
+
+    /// What ``render(_:format:rules:toolVersion:failOn:options:)`` returns, handed to `sink` in
+    /// order, in pieces where the format allows it (JSON is written a piece at a time, so a
+    /// library-sized report is never held whole); other formats arrive as one piece.
+    public static func write(_ result: LintResult, format: LintReportFormat, rules: [RuleSummary] = [],
+                             toolVersion: String, failOn: Severity = .error,
+                             options: LintReportOptions = LintReportOptions(), to sink: (String) -> Void) {
+        switch format {
+        case .json: LintJSONReporter.write(result, toolVersion: toolVersion, to: sink)
+        default:
+            sink(render(result, format: format, rules: rules, toolVersion: toolVersion, failOn: failOn, options: options))
+        }
+    }
 }
 
 /// The single entry point the CLI calls for `dump` output.

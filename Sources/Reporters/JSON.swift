@@ -44,7 +44,9 @@ enum JSON: Equatable {
         return out
     }
 
-    private func write(into out: inout String, indent: Int, pretty: Bool) {
+    /// Appends this value to `out` as if it sat `indent` levels deep in a pretty-printed document
+    /// (what `pretty()` writes for a nested value), or compactly.
+    func write(into out: inout String, indent: Int, pretty: Bool) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"

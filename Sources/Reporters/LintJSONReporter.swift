@@ -8,16 +8,58 @@ public enum LintJSONReporter {
     public static let schemaVersion = 1
 
     public static func render(_ result: LintResult, toolVersion: String) -> String {
-        let doc: JSON = .object([
-            "schemaVersion": .integer(schemaVersion),
-            "tool": .object(["name": .string("livelint"), "version": .string(toolVersion)]),
-            "root": .string(result.root),
-            "findings": .array(result.findings.map(finding)),
-            "pairs": .array(result.pairs.map(pair)),
-            "summary": summary(result.summary),
-            "files": .array(result.files.map(file)),
-        ])
-        return doc.pretty() + "\n"
+        var report = ""
+        write(result, toolVersion: toolVersion) { report += $0 }
+        return report
+    }
+
+    /// The bytes ``render(_:toolVersion:)`` returns, handed to `sink` in pieces of about
+    /// `chunkSize` bytes, in order, so that a library-sized report is never held whole: each
+    /// file, pair and finding is turned into its small JSON value and written at once (issue 4,
+    /// flat memory). The keys are written in the writer's order (sorted by UTF-8 bytes).
+    public static func write(_ result: LintResult, toolVersion: String, chunkSize: Int = 1 << 16,
+                             to sink: (String) -> Void) {
+        var out = ""
+        out.reserveCapacity(min(max(chunkSize, 0), 1 << 20) + 1024)
+        func flush() {
+            sink(out)
+            out.removeAll(keepingCapacity: true)
+        }
+        // A top-level member: `"key": ` on its own line, one level in.
+        func member(_ key: String, first: Bool = false) {
+            out += first ? "\n  " : ",\n  "
+            JSON.quote(key, into: &out)
+            out += ": "
+        }
+        // A top-level array, one element at a time, exactly as `JSON.array` pretty-prints at depth 1.
+        func array<T>(_ items: [T], _ json: (T) -> JSON) {
+            guard !items.isEmpty else { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                out += i > 0 ? ",\n    " : "\n    "
+                json(item).write(into: &out, indent: 2, pretty: true)
+                if out.utf8.count >= chunkSize { flush() }
+            }
+            out += "\n  ]"
+        }
+        // Top-level keys in UTF-8 byte order, as `JSON.object` sorts them.
+        out += "{"
+        member("files", first: true)
+        array(result.files, file)
+        member("findings")
+        array(result.findings, finding)
+        member("pairs")
+        array(result.pairs, pair)
+        member("root")
+        JSON.string(result.root).write(into: &out, indent: 1, pretty: true)
+        member("schemaVersion")
+        JSON.integer(schemaVersion).write(into: &out, indent: 1, pretty: true)
+        member("summary")
+        summary(result.summary).write(into: &out, indent: 1, pretty: true)
+        member("tool")
+        JSON.object(["name": .string("livelint"), "version": .string(toolVersion)]).write(into: &out, indent: 1, pretty: true)
+        out += "\n}\n"
+        flush()
     }
 
     static func finding(_ f: Finding) -> JSON {

@@ -117,10 +117,11 @@ struct LintCommand: AsyncParsableCommand {
 
             let threshold = failOn?.severity ?? configuration.failOn ?? .error
             let colored = output == nil && format == .text && Terminal.useColor(color.value, fd: STDOUT_FILENO)
-            let report = LintReporters.render(
-                result, format: format.format, rules: builtinRegistry.summaries, toolVersion: livelintVersion,
-                failOn: threshold, options: LintReportOptions(verbose: verbose, color: colored))
+            let options = LintReportOptions(verbose: verbose, color: colored)
             if let output {
+                let report = LintReporters.render(
+                    result, format: format.format, rules: builtinRegistry.summaries, toolVersion: livelintVersion,
+                    failOn: threshold, options: options)
                 do { try ReportWriter.write(report, to: output) } catch {
                     throw UserError("cannot write the report to \(output): \(error.localizedDescription)")
                 }
@@ -129,7 +130,10 @@ struct LintCommand: AsyncParsableCommand {
                     Terminal.err("livelint: \(s.files) files, \(s.pairs) pairs: \(s.errors) errors, \(s.warnings) warnings; report in \(output)\n")
                 }
             } else {
-                Terminal.out(report)
+                // Piece by piece: a library-sized JSON report is never held whole (issue 4).
+                LintReporters.write(
+                    result, format: format.format, rules: builtinRegistry.summaries, toolVersion: livelintVersion,
+                    failOn: threshold, options: options, to: Terminal.out)
             }
             return result.exitCode(failOn: threshold)
         }
@@ -138,15 +142,8 @@ struct LintCommand: AsyncParsableCommand {
     /// Walks, reads (slimmed, sharded), lints; writes the identifier list when asked. The files
     /// read go out of scope here, so only the result outlives the scan.
     func scan(engine: LintEngine, root: String) async throws -> LintResult {
-        let (entries, problems) = LibraryWalker(includeHidden: includeHidden).files(in: paths)
-        let progress = Progress(total: entries.count, enabled: !quiet && Terminal.stderrIsTTY)
         let shard = shard?.shard
-        var files = await LibraryReader.read(entries, options: .lint, jobs: jobs ?? LibraryReader.defaultJobs,
-                                             shard: shard, progress: progress)
-        for problem in problems where shard?.contains(path: problem.path) ?? true {
-            files.append(MediaFile(path: problem.path, kind: .unknown, format: .unknown,
-                                   error: ReadIssue(.io, problem.message)))
-        }
+        let (files, progress) = await read(shard: shard)
         if let identifiers {
             let list = IdentifierList.render(IdentifierList.records(files, shard: shard?.description ?? "1/1"))
             do { try ReportWriter.write(list, to: identifiers) } catch {
@@ -156,6 +153,20 @@ struct LintCommand: AsyncParsableCommand {
         let result = engine.run(files: files, root: root)
         progress.finish(output == nil ? result.summary : nil)
         return result
+    }
+
+    /// Walks and reads the library (slimmed, sharded), plus a record for each path that could not
+    /// be listed. The walker's list of entries ends here, before the engine runs.
+    func read(shard: Shard?) async -> ([MediaFile], Progress) {
+        let (entries, problems) = LibraryWalker(includeHidden: includeHidden).files(in: paths)
+        let progress = Progress(total: entries.count, enabled: !quiet && Terminal.stderrIsTTY)
+        var files = await LibraryReader.read(entries, options: .lint, jobs: jobs ?? LibraryReader.defaultJobs,
+                                             shard: shard, progress: progress)
+        for problem in problems where shard?.contains(path: problem.path) ?? true {
+            files.append(MediaFile(path: problem.path, kind: .unknown, format: .unknown,
+                                   error: ReadIssue(.io, problem.message)))
+        }
+        return (files, progress)
     }
 
     func loadConfiguration(root: String) throws -> Configuration {

@@ -26,7 +26,7 @@ extension MediaFile {
                              error: error, warnings: warnings)
         if let still {
             var s = StillInfo(width: still.width, height: still.height,
-                              properties: still.properties.filter { Self.lintPropertyKeys.contains($0.key) },
+                              properties: still.properties.compactMap(Self.internedLintProperty),
                               makerNoteIssue: still.makerNoteIssue)
             if let note = still.makerNote {
                 s.makerNote = AppleMakerNoteInfo(version: note.version, tags: note.tag(0x0011).map { [$0] } ?? [])
@@ -37,7 +37,7 @@ extension MediaFile {
             slim.movie = MovieInfo(
                 majorBrand: movie.majorBrand, compatibleBrands: movie.compatibleBrands,
                 timescale: movie.timescale, durationTicks: movie.durationTicks,
-                keys: movie.keys.filter { Self.lintMovieKeys.contains($0.key) },
+                keys: movie.keys.compactMap(Self.internedLintKey),
                 stillImageTime: movie.stillImageTime, video: movie.video)
         }
         slim.members = members?.map { $0.slimmedForLint() }
@@ -46,6 +46,25 @@ extension MediaFile {
 
     /// The `moov/meta` keys the built-in rules read.
     static let lintMovieKeys: Set<String> = [MovieInfo.contentIdentifierKey, "com.apple.quicktime.creationdate"]
+
+    /// `property` when the rules read it, its key replaced by the one string ``lintPropertyKeys``
+    /// holds (equal, so nothing changes but memory: 10,000 stills share one copy of each key
+    /// instead of keeping one each).
+    private static func internedLintProperty(_ property: MetadataProperty) -> MetadataProperty? {
+        guard let index = lintPropertyKeys.firstIndex(of: property.key) else { return nil }
+        var kept = property
+        kept.key = lintPropertyKeys[index]
+        return kept
+    }
+
+    /// `key` when the rules read it, its name shared through ``lintMovieKeys`` (see
+    /// ``internedLintProperty(_:)``).
+    private static func internedLintKey(_ key: QuickTimeKey) -> QuickTimeKey? {
+        guard let index = lintMovieKeys.firstIndex(of: key.key) else { return nil }
+        var kept = key
+        kept.key = lintMovieKeys[index]
+        return kept
+    }
 }
 
 /// `--shard K/N`: which of N shards a file belongs to, stable across runs, machines and

@@ -61,7 +61,7 @@ public enum Pairing {
         for fold in [false, true] {
             let key: (MediaFile) -> String? = { file in
                 guard let id = file.contentIdentifier else { return nil }
-                return fold ? id.uppercased() : id
+                return fold ? ScanContext.folded(id) : id
             }
             let (made, s, m) = match(stills, movies, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true)
             pairs += made

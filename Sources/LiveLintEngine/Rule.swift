@@ -144,16 +144,23 @@ public struct ScanContext: Sendable {
             guard let id = file.contentIdentifier else { continue }
             if file.kind == .still {
                 stills[id, default: []].append(file.path)
-                foldedStills[id.uppercased(), default: 0] += 1
+                foldedStills[Self.folded(id), default: 0] += 1
             } else if file.kind == .movie {
                 movies[id, default: []].append(file.path)
-                foldedMovies[id.uppercased(), default: 0] += 1
+                foldedMovies[Self.folded(id), default: 0] += 1
             }
         }
         stillsByIdentifier = stills
         moviesByIdentifier = movies
         stillsByFoldedIdentifier = foldedStills
         moviesByFoldedIdentifier = foldedMovies
+    }
+
+    /// `id` upper-cased; `id` itself (sharing its storage, not a new copy per file) when it is
+    /// upper case already, as camera identifiers are.
+    static func folded(_ id: String) -> String {
+        let upper = id.uppercased()
+        return upper == id ? id : upper
     }
 
     /// Sorted paths of the stills carrying exactly this identifier.

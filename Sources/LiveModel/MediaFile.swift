@@ -41,39 +41,131 @@ public enum ContainerFormat: String, Sendable, Codable, CaseIterable {
 /// Everything read from one file. Exactly one of `still`, `movie`, `members` is set for a file
 /// that could be read; `error` is set when it could not be read (whatever was read before the
 /// failure is kept).
+///
+/// A value type with copy-on-write storage: the fields live in one heap box that copies share,
+/// so a copy (into a pair, a sorted list, a scan context) is one pointer and a reference count,
+/// not ~600 bytes of inline `StillInfo` and `MovieInfo` (issue 4: flat memory at library scale).
+/// Setting a field copies the box first when it is shared, so copies never see each other's changes.
 public struct MediaFile: Sendable {
+    /// The fields. `@unchecked Sendable`: a box is only mutated through ``MediaFile/unique()``,
+    /// that is while exactly one value refers to it; a shared box is never written.
+    private final class Storage: @unchecked Sendable {
+        var path: String
+        var kind: FileKind
+        var format: ContainerFormat
+        var size: Int64?
+        // Boxed again: a file is a still or a movie, so neither sits inline beside the other.
+        var still: Box<StillInfo>?
+        var movie: Box<MovieInfo>?
+        var members: [MediaFile]?
+        var streamProperties: StreamProperties?
+        var error: ReadIssue?
+        var warnings: [ReadIssue]
+
+        init(path: String, kind: FileKind, format: ContainerFormat, size: Int64?,
+             still: Box<StillInfo>?, movie: Box<MovieInfo>?, members: [MediaFile]?,
+             streamProperties: StreamProperties?, error: ReadIssue?, warnings: [ReadIssue]) {
+            self.path = path
+            self.kind = kind
+            self.format = format
+            self.size = size
+            self.still = still
+            self.movie = movie
+            self.members = members
+            self.streamProperties = streamProperties
+            self.error = error
+            self.warnings = warnings
+        }
+
+        func copy() -> Storage {
+            Storage(path: path, kind: kind, format: format, size: size, still: still, movie: movie,
+                    members: members, streamProperties: streamProperties, error: error, warnings: warnings)
+        }
+    }
+
+    /// An immutable box: shared freely between copies of a ``Storage``, replaced on a change.
+    private final class Box<Value: Sendable>: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    private var storage: Storage
+
+    /// The box, copied first if another value shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
     /// The path as given or found (relative to the scanned root when scanning).
-    public var path: String
-    public var kind: FileKind
-    public var format: ContainerFormat
+    public var path: String {
+        get { storage.path }
+        _modify { yield &unique().path }
+    }
+    public var kind: FileKind {
+        get { storage.kind }
+        _modify { yield &unique().kind }
+    }
+    public var format: ContainerFormat {
+        get { storage.format }
+        _modify { yield &unique().format }
+    }
     /// Size in bytes, when known.
-    public var size: Int64?
-    public var still: StillInfo?
-    public var movie: MovieInfo?
+    public var size: Int64? {
+        get { storage.size }
+        _modify { yield &unique().size }
+    }
+    public var still: StillInfo? {
+        get { storage.still?.value }
+        _modify {
+            // Taken out of its box (dropped first, so the value's arrays are not shared), changed
+            // in place, boxed again.
+            let box = unique()
+            var value = box.still?.value
+            box.still = nil
+            defer { box.still = value.map(Box.init) }
+            yield &value
+        }
+    }
+    public var movie: MovieInfo? {
+        get { storage.movie?.value }
+        _modify {
+            let box = unique()
+            var value = box.movie?.value
+            box.movie = nil
+            defer { box.movie = value.map(Box.init) }
+            yield &value
+        }
+    }
     /// For `.livp` archives: each member, read as a file of its own (paths are `archive.livp!member`).
-    public var members: [MediaFile]?
+    public var members: [MediaFile]? {
+        get { storage.members }
+        _modify { yield &unique().members }
+    }
     /// Descriptive stream properties from libmediainfo (only filled when asked for, e.g. by `dump`).
-    public var streamProperties: StreamProperties?
+    public var streamProperties: StreamProperties? {
+        get { storage.streamProperties }
+        _modify { yield &unique().streamProperties }
+    }
     /// The failure that stopped reading, if any.
-    public var error: ReadIssue?
+    public var error: ReadIssue? {
+        get { storage.error }
+        _modify { yield &unique().error }
+    }
     /// Problems that did not stop reading (an unknown box version, a truncated optional table).
-    public var warnings: [ReadIssue]
+    public var warnings: [ReadIssue] {
+        get { storage.warnings }
+        _modify { yield &unique().warnings }
+    }
 
     public init(
         path: String, kind: FileKind, format: ContainerFormat, size: Int64? = nil,
         still: StillInfo? = nil, movie: MovieInfo? = nil, members: [MediaFile]? = nil,
         streamProperties: StreamProperties? = nil, error: ReadIssue? = nil, warnings: [ReadIssue] = []
     ) {
-        self.path = path
-        self.kind = kind
-        self.format = format
-        self.size = size
-        self.still = still
-        self.movie = movie
-        self.members = members
-        self.streamProperties = streamProperties
-        self.error = error
-        self.warnings = warnings
+        storage = Storage(path: path, kind: kind, format: format, size: size,
+                          still: still.map(Box.init), movie: movie.map(Box.init),
+                          members: members, streamProperties: streamProperties, error: error, warnings: warnings)
     }
 
     /// The Live Photo pairing key this file carries: the still's makernote 0x0011, or the

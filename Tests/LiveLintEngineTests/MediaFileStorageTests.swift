@@ -1,0 +1,69 @@
+import LiveLintEngine
+import LiveModel
+import Rules
+import Testing
+
+/// `MediaFile` keeps its fields in a shared copy-on-write box (issue 4): copies must still behave
+/// as independent values, and `slimmedForLint()` must keep what the rules read.
+struct MediaFileStorageTests {
+    @Test func copiesDoNotSeeEachOthersChanges() {
+        let original = MediaFile.jpeg("a/IMG_0001.JPG")
+        var copy = original
+        copy.path = "b/IMG_0002.JPG"
+        copy.still?.width = 1
+        copy.still?.properties.removeAll()
+        copy.warnings.append(ReadIssue(.unsupported, "odd box"))
+        copy.members = [MediaFile.mov()]
+        #expect(original.path == "a/IMG_0001.JPG")
+        #expect(original.still?.width == 4032)
+        #expect(original.still?.properties.isEmpty == false)
+        #expect(original.warnings.isEmpty)
+        #expect(original.members == nil)
+        #expect(copy.path == "b/IMG_0002.JPG")
+        #expect(copy.still?.width == 1)
+        #expect(copy.still?.properties.isEmpty == true)
+        #expect(copy.warnings.count == 1)
+        #expect(copy.members?.count == 1)
+    }
+
+    @Test func settingAndClearingTheHalves() {
+        var file = MediaFile(path: "x", kind: .unknown, format: .unknown)
+        #expect(file.still == nil && file.movie == nil && file.contentIdentifier == nil)
+        file.movie = MediaFile.mov().movie
+        #expect(file.contentIdentifier == Sample.uuidA)
+        let snapshot = file
+        file.movie = nil
+        file.error = ReadIssue(.io, "gone")
+        #expect(file.movie == nil && file.error?.message == "gone")
+        #expect(snapshot.contentIdentifier == Sample.uuidA && snapshot.error == nil)
+    }
+
+    @Test func slimmedKeepsWhatTheRulesRead() throws {
+        let still = MediaFile.jpeg(orientation: 6, offset: "+02:00").slimmedForLint()
+        #expect(still.contentIdentifier == Sample.uuidA)
+        #expect(still.still?.make == "Apple")
+        #expect(still.still?.dateTimeOriginal == "2021:04:10 11:44:00")
+        #expect(Set(try #require(still.still).properties.map(\.key)).isSubset(of: MediaFile.lintPropertyKeys))
+        #expect(try #require(still.still).properties.count == 5)
+        #expect(still.still?.makerNote?.tags.map(\.tag) == [0x0011])
+
+        let movie = MediaFile.mov().slimmedForLint()
+        #expect(movie.contentIdentifier == Sample.uuidA)
+        #expect(movie.movie?.keys.map(\.key).sorted() == [MovieInfo.contentIdentifierKey, "com.apple.quicktime.creationdate"])
+        #expect(movie.movie?.tracks.isEmpty == true)
+        #expect(movie.movie?.video?.codec == "hvc1")
+    }
+
+    @Test func slimmedLintsTheSameAsTheFullFile() throws {
+        // A pair without a still-image-time, a second still carrying the same identifier, and a
+        // pair whose still and movie dates disagree by a year.
+        let files = [MediaFile.jpeg(), MediaFile.mov(stillImageTime: nil), MediaFile.jpeg("copy/IMG_0001.JPG"),
+                     MediaFile.jpeg("IMG_0003.JPG", id: Sample.uuidB, date: "2020:04:10 11:44:00"),
+                     MediaFile.mov("IMG_0003.MOV", id: Sample.uuidB)]
+        let engine = try LintEngine(rules: builtinRules)
+        let full = engine.run(files: files, root: "scan")
+        let slim = engine.run(files: files.map { $0.slimmedForLint() }, root: "scan")
+        #expect(full == slim)
+        #expect(full.findings.count >= 2)
+    }
+}

@@ -174,114 +174,27 @@ public enum HEICExifRewriter {
         return !last.extendsToEnd
     }
 
-    /// The Exif item, nil when the file has no `meta` / no item of type `Exif`.
+    /// The Exif item, nil when the file has no item of type `Exif`; throws when it has no
+    /// `meta` / `iinf` / `iloc`, or when the item is not one extent in this file.
     static func exifItem(_ bytes: [UInt8]) throws(BoxError) -> ExifItem? {
-        let scan = TopLevel.scan(MemoryByteSource(bytes))
-        if let e = scan.error { throw e }
-        guard let meta = scan.first("meta") else { throw BoxError(.unsupported, "no top-level 'meta' box") }
-        guard meta.endOffset <= Int64(bytes.count) else { throw BoxError(.malformed, "'meta' is truncated", path: "meta", offset: meta.offset) }
-        var c = ByteCursor(bytes, baseOffset: 0, path: "")
-        try c.skip(Int(meta.payloadOffset))
-        var body = try c.slice(Int(meta.payloadSize), path: "meta")
-        _ = try body.versionAndFlags()
-        var iinf: ByteCursor?, iloc: ByteCursor?
-        var children = 0
-        while body.remaining >= 8 {
-            children += 1
-            guard children <= 10_000 else { throw body.error(.limit, "too many boxes in 'meta'") }
-            let at = body.fileOffset
-            let size32 = try body.u32("box size")
-            let type = try body.fourCC("box type")
-            let payload: Int
-            if size32 == 1 {
-                let size64 = try body.u64("box size")
-                guard size64 >= 16, size64 - 16 <= UInt64(body.remaining) else { throw body.error(.malformed, "bad 64-bit box size", at: at) }
-                payload = Int(size64 - 16)
-            } else if size32 == 0 {
-                payload = body.remaining
-            } else {
-                guard size32 >= 8, Int(size32) - 8 <= body.remaining else { throw body.error(.malformed, "box size \(size32) runs past 'meta'", at: at) }
-                payload = Int(size32) - 8
-            }
-            let child = try body.slice(payload, path: "meta/\(type)")
-            if type == "iinf", iinf == nil { iinf = child }
-            if type == "iloc", iloc == nil { iloc = child }
+        guard let item = try HEICExifItem.locate(in: bytes, strict: true) else { return nil }
+        let method = item.constructionMethod
+        guard method == 0 else {
+            throw item.error(.unsupported, method == 1
+                ? "the Exif item is stored in 'idat' (construction method 1); moving it is not supported"
+                : "the Exif item uses construction method \(method)")
         }
-        guard var iinf else { throw BoxError(.malformed, "'meta' has no 'iinf' (item information) box", path: "meta", offset: meta.offset) }
-        guard var iloc else { throw BoxError(.malformed, "'meta' has no 'iloc' (item location) box", path: "meta", offset: meta.offset) }
-
-        // iinf: the id of the item whose type is 'Exif'.
-        let iinfVersion = try iinf.versionAndFlags().version
-        let entries = iinfVersion == 0 ? Int(try iinf.u16()) : Int(try iinf.u32())
-        var exifID: UInt32?
-        for _ in 0..<min(entries, 65_536) where iinf.remaining >= 8 {
-            let size = try iinf.u32("infe size")
-            guard size >= 8 else { throw iinf.error(.malformed, "infe size \(size)") }
-            var infe = try iinf.slice(Int(size) - 4, path: "meta/iinf/infe")
-            guard try infe.fourCC() == "infe" else { continue }
-            let version = try infe.versionAndFlags().version
-            guard version >= 2 else { continue }
-            let id = version == 2 ? UInt32(try infe.u16()) : try infe.u32()
-            _ = try infe.u16("protection index")
-            if try infe.fourCC("item type") == "Exif" {
-                exifID = id
-                break
-            }
+        let reference = item.dataReferenceIndex
+        guard reference == 0 else { throw item.error(.unsupported, "the Exif item lives in another file (data reference \(reference))") }
+        guard item.extents.count == 1, let extent = item.extents.first else {
+            throw item.error(.unsupported, "the Exif item has \(item.extents.count) extents; only one is rewritten")
         }
-        guard let exifID else { return nil }
-
-        // iloc: that item's one extent, and where its fields sit.
-        let ilocVersion = try iloc.versionAndFlags().version
-        guard ilocVersion <= 2 else { throw iloc.error(.unsupported, "iloc version \(ilocVersion)") }
-        let sizes1 = try iloc.u8(), sizes2 = try iloc.u8()
-        let offsetSize = Int(sizes1 >> 4), lengthSize = Int(sizes1 & 0xF), baseSize = Int(sizes2 >> 4)
-        let indexSize = ilocVersion >= 1 ? Int(sizes2 & 0xF) : 0
-        for n in [offsetSize, lengthSize, baseSize, indexSize] where ![0, 4, 8].contains(n) {
-            throw iloc.error(.malformed, "iloc field size \(n)")
+        guard item.offsetSize > 0 else { throw item.error(.unsupported, "the iloc has no offset field (offset_size 0)") }
+        guard let range = item.range(of: extent, fileSize: bytes.count) else {
+            let start = item.baseOffset &+ extent.offset
+            throw item.error(.malformed, "the Exif item's extent (offset \(start), length \(extent.length)) lies outside the \(bytes.count)-byte file")
         }
-        func sized(_ n: Int) throws(BoxError) -> UInt64 {
-            switch n {
-            case 4: return UInt64(try iloc.u32())
-            case 8: return try iloc.u64()
-            default: return 0
-            }
-        }
-        let items = ilocVersion < 2 ? Int(try iloc.u16()) : Int(try iloc.u32())
-        for _ in 0..<min(items, 65_536) {
-            let id = ilocVersion < 2 ? UInt32(try iloc.u16()) : try iloc.u32()
-            let method = ilocVersion >= 1 ? (try iloc.u16()) & 0xF : 0
-            let reference = try iloc.u16("data reference index")
-            let base = try sized(baseSize)
-            let extentCount = Int(try iloc.u16())
-            var extents: [(offset: UInt64, offsetField: Int, length: UInt64, lengthField: Int)] = []
-            for _ in 0..<extentCount {
-                _ = try sized(indexSize)
-                let offsetField = Int(iloc.fileOffset)
-                let offset = try sized(offsetSize)
-                let lengthField = Int(iloc.fileOffset)
-                let length = try sized(lengthSize)
-                extents.append((offset, offsetField, length, lengthField))
-            }
-            guard id == exifID else { continue }
-            guard method == 0 else {
-                throw iloc.error(.unsupported, method == 1
-                    ? "the Exif item is stored in 'idat' (construction method 1); moving it is not supported"
-                    : "the Exif item uses construction method \(method)")
-            }
-            guard reference == 0 else { throw iloc.error(.unsupported, "the Exif item lives in another file (data reference \(reference))") }
-            guard extents.count == 1, let extent = extents.first else {
-                throw iloc.error(.unsupported, "the Exif item has \(extents.count) extents; only one is rewritten")
-            }
-            guard offsetSize > 0 else { throw iloc.error(.unsupported, "the iloc has no offset field (offset_size 0)") }
-            let (start, o1) = base.addingReportingOverflow(extent.offset)
-            let length = extent.length == 0 ? UInt64(bytes.count) &- start : extent.length
-            let (end, o2) = start.addingReportingOverflow(length)
-            guard !o1, !o2, start <= end, end <= UInt64(bytes.count) else {
-                throw iloc.error(.malformed, "the Exif item's extent (offset \(start), length \(extent.length)) lies outside the \(bytes.count)-byte file")
-            }
-            return ExifItem(range: Int(start)..<Int(end), offsetField: extent.offsetField, offsetSize: offsetSize,
-                            lengthField: extent.lengthField, lengthSize: lengthSize, baseOffset: base)
-        }
-        throw BoxError(.malformed, "the Exif item \(exifID) has no 'iloc' entry", path: "meta/iloc")
+        return ExifItem(range: range, offsetField: extent.offsetField, offsetSize: item.offsetSize,
+                        lengthField: extent.lengthField, lengthSize: item.lengthSize, baseOffset: item.baseOffset)
     }
 }

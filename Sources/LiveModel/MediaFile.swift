@@ -51,36 +51,42 @@ public struct MediaFile: Sendable {
     /// that is while exactly one value refers to it; a shared box is never written.
     private final class Storage: @unchecked Sendable {
         var path: String
-        var kind: FileKind
-        var format: ContainerFormat
-        var size: Int64?
-        // Boxed again: a file is a still or a movie, so neither sits inline beside the other.
+        // Boxed again: a file is a still or a movie, so neither sits inline beside the other,
+        // and the fields most files leave empty sit in one more box that is nil until set.
         var still: Box<StillInfo>?
         var movie: Box<MovieInfo>?
-        var members: [MediaFile]?
-        var streamProperties: StreamProperties?
-        var error: ReadIssue?
-        var warnings: [ReadIssue]
+        var extras: Box<Extras>?
+        var size: Int64?
+        var kind: FileKind
+        var format: ContainerFormat
 
-        init(path: String, kind: FileKind, format: ContainerFormat, size: Int64?,
-             still: Box<StillInfo>?, movie: Box<MovieInfo>?, members: [MediaFile]?,
-             streamProperties: StreamProperties?, error: ReadIssue?, warnings: [ReadIssue]) {
+        init(path: String, still: Box<StillInfo>?, movie: Box<MovieInfo>?, extras: Box<Extras>?,
+             size: Int64?, kind: FileKind, format: ContainerFormat) {
             self.path = path
-            self.kind = kind
-            self.format = format
-            self.size = size
             self.still = still
             self.movie = movie
-            self.members = members
-            self.streamProperties = streamProperties
-            self.error = error
-            self.warnings = warnings
+            self.extras = extras
+            self.size = size
+            self.kind = kind
+            self.format = format
         }
 
         func copy() -> Storage {
-            Storage(path: path, kind: kind, format: format, size: size, still: still, movie: movie,
-                    members: members, streamProperties: streamProperties, error: error, warnings: warnings)
+            Storage(path: path, still: still, movie: movie, extras: extras, size: size, kind: kind, format: format)
         }
+    }
+
+    /// The fields a file that was read cleanly leaves empty (no members, no libmediainfo
+    /// properties, no error, no warnings).
+    private struct Extras: Sendable {
+        var members: [MediaFile]?
+        var streamProperties: StreamProperties?
+        var error: ReadIssue?
+        var warnings: [ReadIssue] = []
+
+        var isEmpty: Bool { members == nil && streamProperties == nil && error == nil && warnings.isEmpty }
+        /// Boxed, or nil when empty.
+        var boxed: Box<Extras>? { isEmpty ? nil : Box(self) }
     }
 
     /// An immutable box: shared freely between copies of a ``Storage``, replaced on a change.
@@ -139,23 +145,48 @@ public struct MediaFile: Sendable {
     }
     /// For `.livp` archives: each member, read as a file of its own (paths are `archive.livp!member`).
     public var members: [MediaFile]? {
-        get { storage.members }
-        _modify { yield &unique().members }
+        get { storage.extras?.value.members }
+        _modify {
+            // As for `still`: out of the box, changed in place, boxed again (or nil when empty).
+            let box = unique()
+            var extras = box.extras?.value ?? Extras()
+            box.extras = nil
+            defer { box.extras = extras.boxed }
+            yield &extras.members
+        }
     }
     /// Descriptive stream properties from libmediainfo (only filled when asked for, e.g. by `dump`).
     public var streamProperties: StreamProperties? {
-        get { storage.streamProperties }
-        _modify { yield &unique().streamProperties }
+        get { storage.extras?.value.streamProperties }
+        _modify {
+            let box = unique()
+            var extras = box.extras?.value ?? Extras()
+            box.extras = nil
+            defer { box.extras = extras.boxed }
+            yield &extras.streamProperties
+        }
     }
     /// The failure that stopped reading, if any.
     public var error: ReadIssue? {
-        get { storage.error }
-        _modify { yield &unique().error }
+        get { storage.extras?.value.error }
+        _modify {
+            let box = unique()
+            var extras = box.extras?.value ?? Extras()
+            box.extras = nil
+            defer { box.extras = extras.boxed }
+            yield &extras.error
+        }
     }
     /// Problems that did not stop reading (an unknown box version, a truncated optional table).
     public var warnings: [ReadIssue] {
-        get { storage.warnings }
-        _modify { yield &unique().warnings }
+        get { storage.extras?.value.warnings ?? [] }
+        _modify {
+            let box = unique()
+            var extras = box.extras?.value ?? Extras()
+            box.extras = nil
+            defer { box.extras = extras.boxed }
+            yield &extras.warnings
+        }
     }
 
     public init(
@@ -163,9 +194,9 @@ public struct MediaFile: Sendable {
         still: StillInfo? = nil, movie: MovieInfo? = nil, members: [MediaFile]? = nil,
         streamProperties: StreamProperties? = nil, error: ReadIssue? = nil, warnings: [ReadIssue] = []
     ) {
-        storage = Storage(path: path, kind: kind, format: format, size: size,
-                          still: still.map(Box.init), movie: movie.map(Box.init),
-                          members: members, streamProperties: streamProperties, error: error, warnings: warnings)
+        let extras = Extras(members: members, streamProperties: streamProperties, error: error, warnings: warnings)
+        storage = Storage(path: path, still: still.map(Box.init), movie: movie.map(Box.init), extras: extras.boxed,
+                          size: size, kind: kind, format: format)
     }
 
     /// The Live Photo pairing key this file carries: the still's makernote 0x0011, or the

@@ -152,4 +152,16 @@ public struct ByteCursor: Sendable {
         let f = try u24("flags")
         return (v, f)
     }
+
+    /// The body of an `mvhd` or `mdhd`: version and flags, creation and modification dates
+    /// (32-bit in version 0, 64-bit in version 1), then timescale and duration. A version-0
+    /// duration of 0xFFFFFFFF means "unknown" and reads as 0.
+    public mutating func timescaleAndDuration() throws(BoxError) -> (timescale: UInt32, duration: UInt64) {
+        let (version, _) = try versionAndFlags()
+        try skip(version == 1 ? 16 : 8, "dates")
+        let timescale = try u32("timescale")
+        if version == 1 { return (timescale, try u64("duration")) }
+        let d = try u32("duration")
+        return (timescale, d == .max ? 0 : UInt64(d))
+    }
 }

@@ -189,17 +189,7 @@ struct MovieReadContext {
     mutating func readMvhd(_ node: BoxNode, into movie: inout MovieInfo) {
         var c = ByteCursor(node.data ?? [], baseOffset: (node.offset ?? 0) + Int64(node.headerSize), path: "moov/mvhd")
         do throws(BoxError) {
-            let (version, _) = try c.versionAndFlags()
-            if version == 1 {
-                try c.skip(16, "dates")
-                movie.timescale = try c.u32("timescale")
-                movie.durationTicks = try c.u64("duration")
-            } else {
-                try c.skip(8, "dates")
-                movie.timescale = try c.u32("timescale")
-                let d = try c.u32("duration")
-                movie.durationTicks = d == .max ? 0 : UInt64(d)
-            }
+            (movie.timescale, movie.durationTicks) = try c.timescaleAndDuration()
         } catch {
             report(error)
         }

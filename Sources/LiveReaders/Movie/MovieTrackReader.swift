@@ -139,17 +139,7 @@ struct MovieTrackReader {
     mutating func readMdhd(_ box: BoxNode, _ boxPath: String, into info: inout TrackInfo) {
         var c = cursor(box, boxPath)
         do throws(BoxError) {
-            let (version, _) = try c.versionAndFlags()
-            if version == 1 {
-                try c.skip(16, "dates")
-                info.mediaTimescale = try c.u32("timescale")
-                info.mediaDurationTicks = try c.u64("duration")
-            } else {
-                try c.skip(8, "dates")
-                info.mediaTimescale = try c.u32("timescale")
-                let d = try c.u32("duration")
-                info.mediaDurationTicks = d == .max ? 0 : UInt64(d)
-            }
+            (info.mediaTimescale, info.mediaDurationTicks) = try c.timescaleAndDuration()
         } catch { fail(error) }
     }
 

@@ -79,9 +79,12 @@ let package = Package(
             ]
         ),
 
+        // Locators and tool runners every test target shares (test targets cannot import each other).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF"]),
         .testTarget(name: "AppleMakerNoteTests", dependencies: ["AppleMakerNote", "LiveModel"]),
-        .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
+        .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "LiveLintEngine", "LiveModel"]),
         .testTarget(name: "LiveLintEngineTests", dependencies: ["LiveLintEngine", "Rules", "LiveModel"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LiveLintEngine", "LiveModel", "Rules"], exclude: ["Golden"]),
@@ -89,11 +92,11 @@ let package = Package(
             name: "HostileInputTests",
             dependencies: [
                 "LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
-        .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveModel", "LiveReaders", "LiveWriters"], exclude: ["Golden"]),
+        .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveModel", "LiveReaders", "LiveWriters", "TestSupport"], exclude: ["Golden"]),
     ],
     cxxLanguageStandard: .cxx14
 )

@@ -1,35 +1,18 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// Where things are: the repository, its fixtures, the shared corpus, the built `livelint`.
-/// (A small copy of `Tests/LiveLintCLITests/Support.swift`'s locator; test targets do not share code.)
+/// Where things are: the repository, its fixtures, the shared corpus, the built `livelint`
+/// (from the shared `TestSupport` target).
 enum Paths {
-    /// `<repo>/Tests/HostileInputTests/Support.swift` → `<repo>`.
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = repoRoot.appendingPathComponent("Fixtures")
+    static let repoRoot = TestPaths.repoRoot
+    static let fixtures = TestPaths.fixtures
     static let malformed = fixtures.appendingPathComponent("malformed")
     /// `../shared/corpus` beside the repository (absent on some machines: corpus parts are skipped).
-    static let corpus = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static var corpusPresent: Bool {
-        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("manifest.json").path)
-    }
-
+    static let corpus = TestPaths.corpus
+    static var corpusPresent: Bool { TestPaths.corpusPresent }
     /// The `livelint` executable SwiftPM built beside this test bundle.
-    static let binary: URL? = {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = testBinary.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("livelint")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        for config in ["debug", "release"] {
-            let candidate = repoRoot.appendingPathComponent(".build/\(config)/livelint")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
+    static let binary = TestPaths.livelintBinary
 
     /// A fresh temporary folder; the caller removes it.
     static func temporaryDirectory(_ label: String) throws -> URL {

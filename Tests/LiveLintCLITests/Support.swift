@@ -1,36 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Locates the repository, the shared corpus and the built `livelint` binary, and runs it.
 enum CLI {
-    /// `<repo>/Tests/LiveLintCLITests/Support.swift` → `<repo>`.
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let fixtures = repoRoot.appendingPathComponent("Fixtures")
-
-    /// `../shared/corpus` beside the repository: real device files, present on developer machines
-    /// and in CI, absent elsewhere (tests that need it skip).
-    static let corpus = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static var corpusPresent: Bool {
-        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("manifest.json").path)
-    }
-
+    static let repoRoot = TestPaths.repoRoot
+    static let fixtures = TestPaths.fixtures
+    /// `../shared/corpus` beside the repository (tests that need it skip when it is absent).
+    static let corpus = TestPaths.corpus
+    static var corpusPresent: Bool { TestPaths.corpusPresent }
     /// The `livelint` executable SwiftPM built beside this test bundle.
-    static let binary: URL? = {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = testBinary.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("livelint")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        for config in ["debug", "release"] {
-            let candidate = repoRoot.appendingPathComponent(".build/\(config)/livelint")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
+    static let binary = TestPaths.livelintBinary
 
     struct Result {
         var status: Int32
@@ -89,11 +69,7 @@ struct CorpusEntry: @unchecked Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(id) \(file)" }
 
     static func load() -> [CorpusEntry] {
-        guard CLI.corpusPresent,
-              let data = try? Data(contentsOf: CLI.corpus.appendingPathComponent("manifest.json")),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
-        else { return [] }
-        return list.compactMap { e in
+        TestPaths.manifestEntries.compactMap { e in
             guard let id = e["id"] as? String, let category = e["category"] as? String, let file = e["file"] as? String
             else { return nil }
             return CorpusEntry(id: id, category: category, file: file, raw: e)

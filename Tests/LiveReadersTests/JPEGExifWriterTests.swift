@@ -1,5 +1,6 @@
 import AppleMakerNote
 import Foundation
+import TestSupport
 import LiveModel
 import LiveReaders
 import LiveWriters
@@ -7,24 +8,11 @@ import Testing
 
 /// Runs a command-line tool found on PATH; nil when it is not installed.
 enum ExternalTool {
-    static func path(_ name: String) -> String? {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static func path(_ name: String) -> String? { TestTools.which(name) }
 
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String)? {
         guard let tool = path(name) else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return try TestTools.run(tool, arguments)
     }
 
     static func withTemporaryFile<R>(_ bytes: [UInt8], ext: String = "jpg", _ body: (String) throws -> R) throws -> R {

@@ -1,25 +1,14 @@
 import Foundation
+import TestSupport
 import LiveModel
 
 /// The shared real-device corpus (`<repo>/../shared/corpus`) and its manifest, when present.
 enum MovieCorpus {
-    static let directory: URL? = {
-        // Resolve symlinks so the corpus is found from the checkout the file really lives in.
-        let here = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        let repo = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let corpus = repo.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: corpus.appendingPathComponent("manifest.json").path) ? corpus : nil
-    }()
+    static let directory: URL? = TestPaths.corpusPresent ? TestPaths.corpus : nil
 
     static var isPresent: Bool { directory != nil }
 
-    // Immutable after first use; JSON values are not Sendable, so the compiler cannot prove it.
-    nonisolated(unsafe) static let entries: [[String: Any]] = {
-        guard let dir = directory,
-              let data = try? Data(contentsOf: dir.appendingPathComponent("manifest.json")),
-              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return [] }
-        return list
-    }()
+    nonisolated(unsafe) static let entries: [[String: Any]] = TestPaths.manifestEntries
 
     /// Manifest ids of entries that have `movie` facts.
     static let movieIDs: [String] = entries.filter { $0["movie"] != nil }.compactMap { $0["id"] as? String }

@@ -1,17 +1,12 @@
 import Foundation
+import TestSupport
 import ISOBMFF
 import LiveModel
 @testable import LiveReaders
 
 /// External tools and scratch files for the writer tests.
 enum MovieTools {
-    static func which(_ tool: String) -> String? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(dir)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
+    static func which(_ tool: String) -> String? { TestTools.which(tool) }
 
     static let ffmpeg = which("ffmpeg")
     static let exiftool = which("exiftool")
@@ -19,17 +14,7 @@ enum MovieTools {
     /// Runs a tool; returns exit status, stdout and stderr.
     @discardableResult
     static func run(_ tool: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try TestTools.run(tool, args)
     }
 
     static func tempDirectory() throws -> URL {

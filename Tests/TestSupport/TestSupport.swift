@@ -1,0 +1,71 @@
+import Foundation
+
+/// What every test target needs to find: the repository, its fixtures, the shared real-device
+/// corpus and its manifest, the built `livelint`, and tools on PATH. One copy, shared by the test
+/// targets (which cannot import each other).
+public enum TestPaths {
+    /// `<repo>/Tests/TestSupport/TestSupport.swift` → `<repo>` (symlinks resolved, so the corpus
+    /// is found beside the checkout the file really lives in).
+    public static let repoRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let fixtures = repoRoot.appendingPathComponent("Fixtures")
+
+    /// `../shared/corpus` beside the repository: present on developer machines and in CI, absent
+    /// elsewhere (tests that need it skip).
+    public static let corpus = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    public static var corpusPresent: Bool {
+        FileManager.default.fileExists(atPath: corpus.appendingPathComponent("manifest.json").path)
+    }
+
+    /// The corpus manifest's entries, or none when the corpus is absent. Immutable after first use;
+    /// JSON values are not Sendable, so the compiler cannot prove it.
+    nonisolated(unsafe) public static let manifestEntries: [[String: Any]] = {
+        guard corpusPresent,
+              let data = try? Data(contentsOf: corpus.appendingPathComponent("manifest.json")),
+              let list = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { return [] }
+        return list
+    }()
+
+    /// The `livelint` executable SwiftPM built beside the running test bundle.
+    public static let livelintBinary: URL? = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("livelint")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        for config in ["debug", "release"] {
+            let candidate = repoRoot.appendingPathComponent(".build/\(config)/livelint")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+}
+
+/// External tools (exiftool, ffmpeg, exiv2) used as independent oracles.
+public enum TestTools {
+    /// The tool's path on PATH, or nil when it is not installed.
+    public static func which(_ name: String) -> String? {
+        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs the executable at `path`; returns its exit status, stdout and stderr.
+    public static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}

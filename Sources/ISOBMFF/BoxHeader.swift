@@ -33,64 +33,69 @@ public struct BoxHeader: Sendable, Hashable {
     /// - a size below the header size, or past what the parent has left, is malformed.
     public static func parse(_ raw: [UInt8], at offset: Int64, available: Int64, topLevel: Bool,
                              path: String) throws(BoxError) -> BoxHeader {
-        var c = ByteCursor(raw, baseOffset: offset, path: path)
-        guard available >= 8, raw.count >= 8 else {
-            throw BoxError(.malformed, "truncated box header: \(min(available, Int64(raw.count))) bytes left, 8 needed", path: path, offset: offset)
+        try parse(ByteCursor(raw, baseOffset: offset), available: available, topLevel: topLevel, parent: BoxPath(path))
+    }
+
+    /// Parses the header at `cursor`'s position in place (no copy), with everything the cursor
+    /// has left as the parent's room; errors name the box under the cursor's path.
+    public static func parse(at cursor: ByteCursor, topLevel: Bool) throws(BoxError) -> BoxHeader {
+        try parse(cursor, available: Int64(cursor.remaining), topLevel: topLevel, parent: cursor.boxPath)
+    }
+
+    /// The checks of both entry points. `c` starts at the header; `parent` is rendered only for
+    /// an error.
+    private static func parse(_ cursor: ByteCursor, available: Int64, topLevel: Bool,
+                              parent: BoxPath) throws(BoxError) -> BoxHeader {
+        var c = cursor
+        let offset = c.fileOffset
+        guard available >= 8, c.remaining >= 8 else {
+            throw BoxError(.malformed, "truncated box header: \(min(available, Int64(c.remaining))) bytes left, 8 needed",
+                           path: parent.description, offset: offset)
         }
         let size32 = try c.u32("box size")
         let type = try c.fourCC("box type")
-        let boxPath = path.isEmpty ? type.description : path + "/" + type.description
+        func failure(_ message: String) -> BoxError {
+            BoxError(.malformed, message, path: parent.appending(type).description, offset: offset)
+        }
         var size = Int64(size32)
         var headerSize = 8
         var toEnd = false
         if size32 == 1 {
-            guard available >= 16, c.remaining >= 8 else {
-                throw BoxError(.malformed, "truncated 64-bit box size", path: boxPath, offset: offset)
-            }
+            guard available >= 16, c.remaining >= 8 else { throw failure("truncated 64-bit box size") }
             let large = try c.u64("largesize")
-            guard large <= UInt64(Int64.max) else {
-                throw BoxError(.malformed, "64-bit box size \(large) is out of range", path: boxPath, offset: offset)
-            }
+            guard large <= UInt64(Int64.max) else { throw failure("64-bit box size \(large) is out of range") }
             size = Int64(large)
             headerSize = 16
-            guard size >= 16 else {
-                throw BoxError(.malformed, "64-bit box size \(size) is below 16", path: boxPath, offset: offset)
-            }
+            guard size >= 16 else { throw failure("64-bit box size \(size) is below 16") }
         } else if size32 == 0 {
-            guard topLevel else {
-                throw BoxError(.malformed, "box size 0 (to end) is only allowed at the top level", path: boxPath, offset: offset)
-            }
+            guard topLevel else { throw failure("box size 0 (to end) is only allowed at the top level") }
             size = available
             toEnd = true
         }
         var userType: [UInt8]?
-        if type == "uuid" {
-            guard available >= Int64(headerSize + 16), c.remaining >= 16 else {
-                throw BoxError(.malformed, "truncated uuid extended type", path: boxPath, offset: offset)
-            }
+        if type == uuidType {
+            guard available >= Int64(headerSize + 16), c.remaining >= 16 else { throw failure("truncated uuid extended type") }
             userType = try c.read(16, "extended type")
             headerSize += 16
         }
-        guard size >= Int64(headerSize) else {
-            throw BoxError(.malformed, "box size \(size) is below its header size \(headerSize)", path: boxPath, offset: offset)
-        }
+        guard size >= Int64(headerSize) else { throw failure("box size \(size) is below its header size \(headerSize)") }
         guard size <= available else {
-            throw BoxError(.malformed, "box size \(size) is larger than the \(available) bytes its parent has left", path: boxPath, offset: offset)
+            throw failure("box size \(size) is larger than the \(available) bytes its parent has left")
         }
         return BoxHeader(type: type, size: size, headerSize: headerSize, offset: offset, userType: userType, extendsToEnd: toEnd)
     }
+
+    private static let uuidType: BoxType = "uuid"
 }
 
 extension ByteCursor {
     /// Reads the next child box header inside this window and returns it with a cursor over its
-    /// payload; nil at the end of the window. `childPath` is the path used for the child.
+    /// payload (its path this cursor's plus the box type); nil at the end of the window.
     public mutating func nextBox(topLevel: Bool = false) throws(BoxError) -> (header: BoxHeader, payload: ByteCursor)? {
         guard !isAtEnd else { return nil }
-        let raw = peek(min(remaining, 32)) ?? []
-        let header = try BoxHeader.parse(raw, at: fileOffset, available: Int64(remaining), topLevel: topLevel, path: path)
-        let childPath = path.isEmpty ? header.type.description : path + "/" + header.type.description
+        let header = try BoxHeader.parse(at: self, topLevel: topLevel)
         try skip(header.headerSize, "box header")
-        let payload = try slice(Int(header.payloadSize), path: childPath)
+        let payload = try slice(Int(header.payloadSize), boxPath: boxPath.appending(header.type))
         return (header, payload)
     }
 }

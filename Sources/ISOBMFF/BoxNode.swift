@@ -166,6 +166,8 @@ public enum BoxTree {
     ]
     private static let metaType: BoxType = "meta"
     private static let ilstType: BoxType = "ilst"
+    private static let udtaType: BoxType = "udta"
+    private static let trakType: BoxType = "trak"
 
     /// The outcome of a parse: the nodes read (as far as they go) and every problem met.
     public struct Result: Sendable {
@@ -209,7 +211,7 @@ public enum BoxTree {
                     issues.append(cursor.error(.malformed, "\(rest.count) stray bytes after the last child box"))
                     return (nodes, [])
                 }
-                if ancestors.last == "udta", let rest = cursor.peek(cursor.remaining), rest.count <= 8, rest.allSatisfy({ $0 == 0 }) {
+                if ancestors.last == udtaType, let rest = cursor.peek(cursor.remaining), rest.count <= 8, rest.allSatisfy({ $0 == 0 }) {
                     // A zero-size terminator (4 to 8 zero bytes) at the end of a QuickTime `udta`.
                     return (nodes, rest)
                 }
@@ -221,33 +223,36 @@ public enum BoxTree {
                 }
                 let header: BoxHeader
                 do {
-                    let raw = cursor.peek(min(cursor.remaining, 32)) ?? []
-                    header = try BoxHeader.parse(raw, at: cursor.fileOffset, available: Int64(cursor.remaining),
-                                                 topLevel: false, path: cursor.path)
+                    header = try BoxHeader.parse(at: cursor, topLevel: false)
                 } catch {
                     issues.append(error)
                     return (nodes, [])
                 }
-                let n = (seen[header.type] ?? 0) + 1
-                seen[header.type] = n
-                let name = header.type.description + (n > 1 || header.type == "trak" ? "[\(n)]" : "")
-                let childPath = cursor.path.isEmpty ? name : cursor.path + "/" + name
                 // Header and payload are inside the window: BoxHeader.parse checked the size.
                 guard (try? cursor.skip(header.headerSize)) != nil,
-                      let payload = try? cursor.slice(Int(header.payloadSize), path: childPath) else {
+                      var payload = try? cursor.slice(Int(header.payloadSize)) else {
                     issues.append(cursor.error(.malformed, "box overruns its parent", at: header.offset))
                     return (nodes, [])
                 }
-                nodes.append(parseNode(header, payload, ancestors: ancestors, depth: depth))
+                guard let layout = layout(header.type, ancestors) else {
+                    // A data box: nothing inside it is parsed here, so it needs no path of its own.
+                    nodes.append(BoxNode(header: header, content: .data(payload.readRest())))
+                    continue
+                }
+                // A container's path names it among its same-type siblings (`trak[2]`). Whether a
+                // box is a container depends only on its type and ancestors, so counting the
+                // containers alone counts every sibling of that type.
+                let n = (seen[header.type] ?? 0) + 1
+                seen[header.type] = n
+                payload.boxPath = cursor.boxPath.appending(header.type, index: n > 1 || header.type == trakType ? n : nil)
+                nodes.append(parseNode(header, payload, layout: layout, ancestors: ancestors, depth: depth))
             }
             return (nodes, [])
         }
 
-        mutating func parseNode(_ header: BoxHeader, _ payload: ByteCursor, ancestors: [BoxType], depth: Int) -> BoxNode {
+        mutating func parseNode(_ header: BoxHeader, _ payload: ByteCursor, layout kind: ContainerLayout,
+                                ancestors: [BoxType], depth: Int) -> BoxNode {
             var payload = payload
-            guard let kind = layout(header.type, ancestors) else {
-                return BoxNode(header: header, content: .data(payload.readRest()))
-            }
             guard depth < BoxLimits.maxDepth else {
                 issues.append(BoxError(.limit, "boxes nested deeper than \(BoxLimits.maxDepth)", path: payload.path, offset: header.offset))
                 return BoxNode(header: header, content: .data(payload.readRest()))

@@ -3,7 +3,8 @@
 /// A cursor never reads outside `[start, end)`. `slice(count:)` hands out a child cursor over
 /// the next `count` bytes (checked against what is left), so a box parser given its own slice
 /// cannot over-read into its siblings. Errors carry the cursor's `path` and the absolute file
-/// offset (`baseOffset` is the file offset of `bytes[0]`).
+/// offset (`baseOffset` is the file offset of `bytes[0]`). The path is a ``BoxPath``, rendered
+/// as text only when an error needs it.
 public struct ByteCursor: Sendable {
     public let bytes: [UInt8]
     public let start: Int
@@ -11,25 +12,36 @@ public struct ByteCursor: Sendable {
     public private(set) var position: Int
     public let baseOffset: Int64
     /// Box path used in errors (`moov/trak[1]/mdia/mdhd`).
-    public var path: String
+    public var boxPath: BoxPath
+
+    /// ``boxPath`` as text.
+    public var path: String {
+        get { boxPath.description }
+        set { boxPath = BoxPath(newValue) }
+    }
 
     /// A cursor over all of `bytes`, which start at file offset `baseOffset`.
     public init(_ bytes: [UInt8], baseOffset: Int64 = 0, path: String = "") {
+        self.init(bytes, baseOffset: baseOffset, boxPath: BoxPath(path))
+    }
+
+    /// A cursor over all of `bytes`, which start at file offset `baseOffset`.
+    public init(_ bytes: [UInt8], baseOffset: Int64 = 0, boxPath: BoxPath) {
         self.bytes = bytes
         self.start = 0
         self.end = bytes.count
         self.position = 0
         self.baseOffset = baseOffset
-        self.path = path
+        self.boxPath = boxPath
     }
 
-    private init(bytes: [UInt8], start: Int, end: Int, baseOffset: Int64, path: String) {
+    private init(bytes: [UInt8], start: Int, end: Int, baseOffset: Int64, boxPath: BoxPath) {
         self.bytes = bytes
         self.start = start
         self.end = end
         self.position = start
         self.baseOffset = baseOffset
-        self.path = path
+        self.boxPath = boxPath
     }
 
     public var remaining: Int { end - position }
@@ -129,10 +141,15 @@ public struct ByteCursor: Sendable {
 
     /// A child cursor over the next `count` bytes; this cursor moves past them.
     public mutating func slice(_ count: Int, path childPath: String? = nil) throws(BoxError) -> ByteCursor {
+        try slice(count, boxPath: childPath.map { BoxPath($0) } ?? boxPath)
+    }
+
+    /// A child cursor over the next `count` bytes, with its own path; this cursor moves past them.
+    public mutating func slice(_ count: Int, boxPath childPath: BoxPath) throws(BoxError) -> ByteCursor {
         try need(count, "slice")
         defer { position += count }
         return ByteCursor(bytes: bytes, start: position, end: position + count, baseOffset: baseOffset,
-                          path: childPath ?? path)
+                          boxPath: childPath)
     }
 
     /// Checks a table's entry count against the bytes actually left before any loop or

@@ -54,8 +54,11 @@ public enum AppleMakerNoteDecoder {
     }
 
     /// Decodes the makernote into the model: entries typed as `MetadataValue`, named from `AppleMakerNoteTags`.
-    public static func decode(_ bytes: [UInt8]) throws(ReadIssue) -> AppleMakerNoteInfo {
-        let raw = try decodeRaw(bytes)
+    ///
+    /// With `only`, just those tags are copied out and decoded (lint asks for the content
+    /// identifier alone); every entry is still bounds-checked, so the issues are the same.
+    public static func decode(_ bytes: [UInt8], only: Set<UInt16>? = nil) throws(ReadIssue) -> AppleMakerNoteInfo {
+        let raw = try decodeRaw(bytes, only: only)
         var tags: [MakerAppleTag] = []
         tags.reserveCapacity(raw.entries.count)
         // One plist budget for the whole makernote: many small plists must not add up to millions of objects.
@@ -70,8 +73,9 @@ public enum AppleMakerNoteDecoder {
         return AppleMakerNoteInfo(version: raw.version, tags: tags, issues: raw.issues)
     }
 
-    /// Decodes the makernote into raw entries (value bytes as stored), for rewriting it.
-    public static func decodeRaw(_ bytes: [UInt8]) throws(ReadIssue) -> AppleMakerNoteRaw {
+    /// Decodes the makernote into raw entries (value bytes as stored), for rewriting it; with
+    /// `only`, the entries of those tags alone (the others are checked, not copied).
+    public static func decodeRaw(_ bytes: [UInt8], only: Set<UInt16>? = nil) throws(ReadIssue) -> AppleMakerNoteRaw {
         guard bytes.count >= signature.count, Array(bytes[0..<signature.count]) == signature else {
             let head = MetadataValue.hex(Array(bytes.prefix(10)))
             throw ReadIssue(.notMedia, "not an Apple makernote: it does not start with \"Apple iOS\\0\" (starts with \(head.isEmpty ? "nothing" : head))", location: "makernote")
@@ -105,8 +109,8 @@ public enum AppleMakerNoteDecoder {
                 break
             }
             visited.insert(next)
-            guard let nextPointer = readIFD(at: next, index: index, reader: reader, entries: &entries, issues: &issues,
-                                             valueBudget: &valueBudget) else { break }
+            guard let nextPointer = readIFD(at: next, index: index, reader: reader, only: only, entries: &entries,
+                                             issues: &issues, valueBudget: &valueBudget) else { break }
             next = nextPointer
             index += 1
         }
@@ -115,8 +119,8 @@ public enum AppleMakerNoteDecoder {
 
     /// Reads one IFD; returns the next-IFD offset (0 when none) or nil when the chain must stop.
     private static func readIFD(
-        at offset: Int, index: Int, reader: ByteReader, entries: inout [AppleMakerNoteEntry], issues: inout [ReadIssue],
-        valueBudget: inout Int
+        at offset: Int, index: Int, reader: ByteReader, only: Set<UInt16>?, entries: inout [AppleMakerNoteEntry],
+        issues: inout [ReadIssue], valueBudget: inout Int
     ) -> Int? {
         let location = "makernote/ifd\(index)"
         guard let declared = reader.u16(at: offset) else {
@@ -131,7 +135,8 @@ public enum AppleMakerNoteDecoder {
         }
         for i in 0..<count {
             let at = offset + 2 + i * 12
-            if let e = readEntry(at: at, location: "\(location)/entry[\(i)]", reader: reader, issues: &issues) {
+            // The location is text only when an issue needs it (every entry of every still is read).
+            if let e = readEntry(at: at, location: { "\(location)/entry[\(i)]" }, reader: reader, only: only, issues: &issues) {
                 guard e.data.count <= valueBudget else {
                     issues.append(ReadIssue(.limit, "values add up to more than \(maxValueBytes) bytes; this entry and the rest are not read",
                                             location: "\(location)/entry[\(i)]"))
@@ -150,19 +155,23 @@ public enum AppleMakerNoteDecoder {
         return Int(next)
     }
 
-    private static func readEntry(at: Int, location: String, reader: ByteReader, issues: inout [ReadIssue]) -> AppleMakerNoteEntry? {
+    /// One entry, bounds-checked; nil when it is bad (an issue says why) or not in `only`.
+    private static func readEntry(at: Int, location: () -> String, reader: ByteReader, only: Set<UInt16>?,
+                                  issues: inout [ReadIssue]) -> AppleMakerNoteEntry? {
         guard let tag = reader.u16(at: at), let typeNumber = reader.u16(at: at + 2), let count = reader.u32(at: at + 4) else {
-            issues.append(ReadIssue(.malformed, "entry truncated", location: location))
+            issues.append(ReadIssue(.malformed, "entry truncated", location: location()))
             return nil
         }
-        let tagText = "tag \(AppleMakerNoteTags.name(for: tag)) (\(hexID(tag)))"
+        func issue(_ problem: String) {
+            issues.append(ReadIssue(.malformed, "tag \(AppleMakerNoteTags.name(for: tag)) (\(hexID(tag)))\(problem)", location: location()))
+        }
         guard let type = TIFFType(rawValue: typeNumber) else {
-            issues.append(ReadIssue(.malformed, "\(tagText) has unknown TIFF type \(typeNumber)", location: location))
+            issue(" has unknown TIFF type \(typeNumber)")
             return nil
         }
         let (size, overflow) = UInt32(type.size).multipliedReportingOverflow(by: count)
         guard !overflow else {
-            issues.append(ReadIssue(.malformed, "\(tagText): count \(count) × \(type.size) bytes overflows", location: location))
+            issue(": count \(count) × \(type.size) bytes overflows")
             return nil
         }
         let start: Int
@@ -170,17 +179,17 @@ public enum AppleMakerNoteDecoder {
             start = at + 8
         } else {
             guard let offset = reader.u32(at: at + 8) else {
-                issues.append(ReadIssue(.malformed, "\(tagText): value offset truncated", location: location))
+                issue(": value offset truncated")
                 return nil
             }
             start = Int(offset)
         }
         let (end, endOverflow) = start.addingReportingOverflow(Int(size))
         guard !endOverflow, start <= reader.count, end <= reader.count else {
-            issues.append(
-                ReadIssue(.malformed, "\(tagText): \(size) value bytes at makernote byte \(start) run past the end (\(reader.count) bytes)", location: location))
+            issue(": \(size) value bytes at makernote byte \(start) run past the end (\(reader.count) bytes)")
             return nil
         }
+        if let only, !only.contains(tag) { return nil }
         return AppleMakerNoteEntry(tag: tag, type: type, count: count, data: Array(reader.bytes[start..<end]))
     }
 

@@ -29,7 +29,8 @@ extension MediaFile {
                               properties: still.properties.compactMap(Self.internedLintProperty),
                               makerNoteIssue: still.makerNoteIssue)
             if let note = still.makerNote {
-                s.makerNote = AppleMakerNoteInfo(version: note.version, tags: note.tag(0x0011).map { [$0] } ?? [])
+                s.makerNote = AppleMakerNoteInfo(version: note.version,
+                                                 tags: note.tag(AppleMakerNoteInfo.contentIdentifierTag).map { [$0] } ?? [])
             }
             slim.still = s
         }

@@ -65,9 +65,12 @@ public struct AppleMakerNoteInfo: Sendable, Hashable {
 
     public func tag(_ id: UInt16) -> MakerAppleTag? { tags.first { $0.tag == id } }
 
+    /// The makernote tag of the content identifier (exiftool `ContentIdentifier`, 0x0011).
+    public static let contentIdentifierTag: UInt16 = 0x0011
+
     /// Tag 0x0011 as a string (trimmed of trailing NULs), the Live Photo pairing key.
     public var contentIdentifier: String? {
-        guard let t = tag(0x0011) else { return nil }
+        guard let t = tag(Self.contentIdentifierTag) else { return nil }
         switch t.value {
         case .string(let s): return s
         case .bytes(let b):

@@ -103,7 +103,9 @@ public enum MediaInspector {
                          archive: () -> MediaFile) -> MediaFile {
         switch format.kind {
         case .still:
-            return readStill(still(StillReadOptions(allProperties: options.everything)), path: shown, format: format)
+            let stillOptions = StillReadOptions(allProperties: options.everything,
+                                                makerNoteTags: options.everything ? nil : StillReadOptions.lintMakerNoteTags)
+            return readStill(still(stillOptions), path: shown, format: format)
         case .movie:
             return readMovie(source: movie, path: shown, format: format, options: options)
         case .livp:

@@ -48,6 +48,18 @@ struct AppleMakerNoteMalformedTests {
         #expect(issue.message.contains("0x00"), "the issue names the tag id: \(issue.message)")
     }
 
+    /// Decoding only some tags (lint's fast path) keeps those alone but finds the same problems.
+    @Test(arguments: entryCases)
+    func onlyTheAskedTagsAreKeptAndEveryEntryIsChecked(_ c: Case) throws {
+        let all = try AppleMakerNoteDecoder.decode(c.bytes)
+        let some = try AppleMakerNoteDecoder.decode(c.bytes, only: [0x0011])
+        #expect(some.tags.map(\.tag) == [0x0011])
+        #expect(some.tags.first == all.tag(0x0011))
+        #expect(some.issues == all.issues)
+        #expect(try AppleMakerNoteDecoder.decode(c.bytes, only: []).tags.isEmpty)
+        #expect(try AppleMakerNoteDecoder.decodeRaw(c.bytes, only: [0x0001]).entries.map(\.tag) == [0x0001])
+    }
+
     @Test func entryCountLargerThanTheBytes() throws {
         // Declares 200 entries; only one (plus the next pointer) is present.
         let bytes = Self.header + Self.be16(200) + Self.entry(0x0001, 9, 1, 7) + Self.be32(0)

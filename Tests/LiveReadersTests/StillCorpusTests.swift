@@ -102,6 +102,21 @@ struct StillCorpusTests {
         #expect(fast.properties.filter { $0.key.hasPrefix("Xmp.GCamera.") } == full.properties.filter { $0.key.hasPrefix("Xmp.GCamera.") })
     }
 
+    /// Lint decodes the content identifier alone; what it gets is exactly the full read's tag, and
+    /// the entry problems found are the same (every entry is still checked).
+    @Test(arguments: StillCorpus.stillIDs)
+    func lintMakerNoteTagsAgree(id: String) throws {
+        let path = try #require(StillCorpus.path(id))
+        let full = try #require(StillReader.read(path: path).still)
+        let lint = StillReadOptions(allProperties: false, makerNoteTags: StillReadOptions.lintMakerNoteTags)
+        let fast = try #require(StillReader.read(path: path, options: lint).still)
+        #expect(fast.contentIdentifier == full.contentIdentifier, "\(id)")
+        #expect(fast.makerNote?.tags == full.makerNote?.tags.filter { $0.tag == AppleMakerNoteInfo.contentIdentifierTag }, "\(id)")
+        #expect(fast.makerNote?.version == full.makerNote?.version, "\(id)")
+        #expect(fast.makerNote?.issues == full.makerNote?.issues, "\(id)")
+        #expect(fast.makerNoteIssue == full.makerNoteIssue, "\(id)")
+    }
+
     /// Reading from memory gives what reading from the path gives.
     @Test(arguments: StillCorpus.stillIDs)
     func memoryReadMatchesPathRead(id: String) throws {

@@ -8,10 +8,19 @@ public struct StillReadOptions: Sendable {
     /// false for the lint fast path: only what rules need (makernote, Make/Model/DateTimeOriginal,
     /// dimensions, GCamera/MotionPhoto XMP), true for dump (every Exif/XMP/IPTC value).
     public var allProperties: Bool = true
+    /// The makernote tags decoded, nil for all of them. The others are still bounds-checked (the
+    /// same issues are found) but neither copied nor decoded: lint asks for
+    /// ``lintMakerNoteTags`` alone, which spares it the binary plists of every still.
+    public var makerNoteTags: Set<UInt16>?
 
-    public init(allProperties: Bool = true) {
+    public init(allProperties: Bool = true, makerNoteTags: Set<UInt16>? = nil) {
         self.allProperties = allProperties
+        self.makerNoteTags = makerNoteTags
     }
+
+    /// The makernote tags the lint rules read: the content identifier (0x0011). A rule that reads
+    /// another tag must add it here and in `MediaFile.slimmedForLint()`.
+    public static let lintMakerNoteTags: Set<UInt16> = [AppleMakerNoteInfo.contentIdentifierTag]
 
     /// The exiv2 key prefixes the fast path keeps (`allProperties == false`).
     public static let lintKeyPrefixes: [String] = [
@@ -131,7 +140,7 @@ public enum StillReader {
             let text = message.map { String(cString: $0) } ?? "exiv2 could not read the image"
             return StillReadResult(error: ReadIssue(category(of: status), text))
         }
-        return StillReadResult(still: makeStill(info.pointee))
+        return StillReadResult(still: makeStill(info.pointee, makerNoteTags: options.makerNoteTags))
     }
 
     private static func category(of status: llx_status) -> ReadIssue.Category {
@@ -155,7 +164,7 @@ public enum StillReader {
         return pointers.withUnsafeBufferPointer(body)
     }
 
-    private static func makeStill(_ info: llx_image_info) -> StillInfo {
+    private static func makeStill(_ info: llx_image_info, makerNoteTags: Set<UInt16>?) -> StillInfo {
         var still = StillInfo(
             width: info.width > 0 ? Int(info.width) : nil,
             height: info.height > 0 ? Int(info.height) : nil)
@@ -183,7 +192,7 @@ public enum StillReader {
         if let bytes = makerNoteBytes {
             if AppleMakerNoteDecoder.isAppleMakerNote(bytes) {
                 do {
-                    still.makerNote = try AppleMakerNoteDecoder.decode(bytes)
+                    still.makerNote = try AppleMakerNoteDecoder.decode(bytes, only: makerNoteTags)
                 } catch {
                     still.makerNoteIssue = error
                 }

@@ -49,7 +49,7 @@ struct MakeCommand: AsyncParsableCommand {
     var stillTime: Double?
 
     func validate() throws {
-        if let identifier, !RepairPlanner.isUUID(identifier) {
+        if let identifier, !ContentIdentifier.isUUID(identifier) {
             throw ValidationError("--identifier must be a UUID (8-4-4-4-12 hex digits), got '\(identifier)'.")
         }
         if let stillTime, !stillTime.isFinite || stillTime < 0 {

@@ -207,13 +207,3 @@ public enum Pairing {
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
-
-/// Facts about content identifiers.
-public enum ContentIdentifier {
-    /// True for an 8-4-4-4-12 hexadecimal UUID, either case (`E905E6C6-C747-4805-942F-9904A0281F02`).
-    public static func isUUID(_ s: String) -> Bool {
-        let groups = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-        return groups.allSatisfy { $0.allSatisfy(\.isHexDigit) && $0.allSatisfy(\.isASCII) }
-    }
-}

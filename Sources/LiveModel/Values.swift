@@ -102,3 +102,29 @@ public enum FourCC {
         return v
     }
 }
+
+/// Facts about content identifiers.
+public enum ContentIdentifier {
+    /// True for an 8-4-4-4-12 hexadecimal UUID, either case (`E905E6C6-C747-4805-942F-9904A0281F02`).
+    public static func isUUID(_ s: String) -> Bool {
+        // One pass over the bytes: every file of a scan is asked (`identifier-not-uuid`).
+        var count = 0
+        for byte in s.utf8 {
+            switch count {
+            case 8, 13, 18, 23:
+                guard byte == UInt8(ascii: "-") else { return false }
+            case 36:
+                return false
+            default:
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    break
+                default:
+                    return false
+                }
+            }
+            count += 1
+        }
+        return count == 36
+    }
+}

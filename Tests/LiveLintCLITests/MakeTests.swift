@@ -1,4 +1,5 @@
 import Foundation
+import LiveModel
 import LiveReaders
 import LiveWriters
 import Testing
@@ -22,7 +23,7 @@ struct MakeTests {
 
         let outStill = out.appendingPathComponent("still.jpg"), outMovie = out.appendingPathComponent("still.MOV")
         let identifier = StillReader.read(path: outStill.path).still?.contentIdentifier
-        #expect(identifier.map(RepairPlanner.isUUID) == true && identifier == identifier?.uppercased())
+        #expect(identifier.map(ContentIdentifier.isUUID) == true && identifier == identifier?.uppercased())
         #expect(result.stdout.contains(identifier ?? "?"))
         let info = MovieReader.read(path: outMovie.path).movie
         #expect(info?.contentIdentifier == identifier)

@@ -1,3 +1,4 @@
+import Foundation
 import LiveModel
 import Testing
 @testable import LiveWriters
@@ -84,8 +85,23 @@ struct RepairPlannerTests {
         #expect(plan.blockers.isEmpty)
     }
 
-    @Test(arguments: [(upper, true), (upper.lowercased(), true), ("6E1F7C2A3B4D4E5F8A9B0C1D2E3F4A5B", false), ("G" + upper.dropFirst(), false), ("", false)])
+    static let uuidShapes: [(String, Bool)] = {
+        let u = upper
+        var cases: [(String, Bool)] = [(u, true), (u.lowercased(), true), ("6E1F7C2A3B4D4E5F8A9B0C1D2E3F4A5B", false)]
+        cases.append(("G" + u.dropFirst(), false))
+        cases.append(("", false))
+        cases.append((u + "0", false))
+        cases.append((String(u.dropLast()), false))
+        cases.append(("{" + u.dropFirst(), false))
+        cases.append((u.replacingOccurrences(of: "-", with: "_"), false))
+        // A hyphen one place early, and a digit outside ASCII (U+0661 ARABIC-INDIC ONE) in a hex place.
+        cases.append((String(u.prefix(7)) + "-" + String(u.dropFirst(7).prefix(1)) + String(u.dropFirst(9)), false))
+        cases.append(("\u{661}" + u.dropFirst(), false))
+        return cases
+    }()
+
+    @Test(arguments: uuidShapes)
     func uuidShape(text: String, isUUID: Bool) {
-        #expect(RepairPlanner.isUUID(text) == isUUID)
+        #expect(ContentIdentifier.isUUID(text) == isUUID)
     }
 }

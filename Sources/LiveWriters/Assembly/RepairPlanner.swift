@@ -128,22 +128,8 @@ public enum RepairPlanner {
                           editStill: editStill, movieEdit: editMovie ? edit : nil, actions: actions, blockers: editStill || editMovie ? blockers : [])
     }
 
-    /// True for the 8-4-4-4-12 hex form, either case.
-    public static func isUUID(_ s: String) -> Bool {
-        let b = Array(s.utf8)
-        guard b.count == 36 else { return false }
-        for (i, c) in b.enumerated() {
-            if [8, 13, 18, 23].contains(i) {
-                guard c == UInt8(ascii: "-") else { return false }
-            } else {
-                guard (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66) else { return false }
-            }
-        }
-        return true
-    }
-
     static func rank(_ s: String) -> Int {
-        guard isUUID(s) else { return 0 }
+        guard ContentIdentifier.isUUID(s) else { return 0 }
         return s == s.uppercased() ? 2 : 1
     }
 

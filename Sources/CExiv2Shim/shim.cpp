@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -446,34 +447,74 @@ bool isMakerNoteGroup(const std::string &group) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// libmediainfo's C API (MediaInfoDLL.cpp, exported by libmediainfo.so; the CMediaInfo module links
-// it). Declared here so its calls can sit inside our try blocks; enums travel as int.
+// libmediainfo's C API (MediaInfoDLL.cpp, the MediaInfoA_* functions exported by libmediainfo.so),
+// loaded with dlopen on first use, the way Debian's MediaInfoDLL.h does. Only `dump` (stream
+// properties) needs it; `lint` never loads it, nor the libraries it links (libcurl, GnuTLS,
+// Kerberos, LDAP, …: ~6 MiB resident and their start-up relocations). Enums travel as int.
 
-} // namespace
+struct MediaInfoAPI {
+    void *(*New)(void) = nullptr;
+    void (*Delete)(void *) = nullptr;
+    size_t (*Open)(void *, const char *) = nullptr;
+    void (*Close)(void *) = nullptr;
+    const char *(*Option)(void *, const char *, const char *) = nullptr;
+    const char *(*Get)(void *, int, size_t, const char *, int, int) = nullptr;
+    size_t (*Count_Get)(void *, int, size_t) = nullptr;
+    // Why the library could not be used; empty when every entry point was found.
+    std::string problem;
+};
 
-extern "C" {
-void *MediaInfoA_New(void);
-void MediaInfoA_Delete(void *handle);
-size_t MediaInfoA_Open(void *handle, const char *file);
-void MediaInfoA_Close(void *handle);
-const char *MediaInfoA_Option(void *handle, const char *option, const char *value);
-const char *MediaInfoA_Get(void *handle, int streamKind, size_t streamNumber, const char *parameter, int infoKind,
-                           int searchKind);
-size_t MediaInfoA_Count_Get(void *handle, int streamKind, size_t streamNumber);
+template <typename F>
+bool bind(void *library, const char *name, F &slot, std::string &problem) {
+    void *symbol = dlsym(library, name);
+    if (symbol == nullptr) {
+        if (problem.empty()) problem = std::string("libmediainfo has no ") + name;
+        return false;
+    }
+    slot = reinterpret_cast<F>(symbol);
+    return true;
 }
 
-namespace {
+MediaInfoAPI loadMediaInfo() {
+    MediaInfoAPI api;
+    void *library = nullptr;
+    for (const char *name : {"libmediainfo.so.0", "libmediainfo.so"}) {
+        library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (library != nullptr) break;
+    }
+    if (library == nullptr) {
+        const char *why = dlerror();
+        api.problem = std::string("libmediainfo is not installed (apt-get install libmediainfo0v5): ") + (why ? why : "dlopen failed");
+        return api;
+    }
+    // Kept loaded for the life of the process (its handles may be in use on other threads).
+    bind(library, "MediaInfoA_New", api.New, api.problem);
+    bind(library, "MediaInfoA_Delete", api.Delete, api.problem);
+    bind(library, "MediaInfoA_Open", api.Open, api.problem);
+    bind(library, "MediaInfoA_Close", api.Close, api.problem);
+    bind(library, "MediaInfoA_Option", api.Option, api.problem);
+    bind(library, "MediaInfoA_Get", api.Get, api.problem);
+    bind(library, "MediaInfoA_Count_Get", api.Count_Get, api.problem);
+    return api;
+}
+
+// Loaded once, thread-safely (a function-local static).
+const MediaInfoAPI &mediaInfo() {
+    static const MediaInfoAPI api = loadMediaInfo();
+    return api;
+}
 
 // Owns a MediaInfo handle: closed and deleted on every path out, exceptions included.
 struct MediaInfoHandle {
+    const MediaInfoAPI &api;
     void *handle = nullptr;
     bool open = false;
-    MediaInfoHandle() : handle(MediaInfoA_New()) {}
+    explicit MediaInfoHandle(const MediaInfoAPI &loaded) : api(loaded), handle(loaded.New()) {}
     ~MediaInfoHandle() {
         if (handle == nullptr) return;
         try {
-            if (open) MediaInfoA_Close(handle);
-            MediaInfoA_Delete(handle);
+            if (open) api.Close(handle);
+            api.Delete(handle);
         } catch (...) {
             // Nothing sane to do: the scan goes on.
         }
@@ -508,14 +549,19 @@ llx_status llx_mediainfo_read(const char *path, const llx_mediainfo_query *queri
             setError(error, "no path");
             return LLX_ERR_IO;
         }
-        MediaInfoHandle mi;
+        const MediaInfoAPI &api = mediaInfo();
+        if (!api.problem.empty()) {
+            setError(error, api.problem);
+            return LLX_ERR_UNSUPPORTED;
+        }
+        MediaInfoHandle mi(api);
         if (mi.handle == nullptr) {
             setError(error, "libmediainfo: cannot create a handle");
             return LLX_ERR_INTERNAL;
         }
-        MediaInfoA_Option(mi.handle, "Internet", "No");
-        MediaInfoA_Option(mi.handle, "ParseSpeed", "0.3");
-        if (MediaInfoA_Open(mi.handle, path) == 0) {
+        api.Option(mi.handle, "Internet", "No");
+        api.Option(mi.handle, "ParseSpeed", "0.3");
+        if (api.Open(mi.handle, path) == 0) {
             setError(error, "libmediainfo does not recognise the file");
             return LLX_ERR_NOT_IMAGE;
         }
@@ -524,12 +570,12 @@ llx_status llx_mediainfo_read(const char *path, const llx_mediainfo_query *queri
         for (size_t q = 0; q < query_count && queries != nullptr; ++q) {
             const llx_mediainfo_query &query = queries[q];
             // (size_t)-1 asks for the number of streams of this kind.
-            size_t streams = MediaInfoA_Count_Get(mi.handle, query.stream_kind, static_cast<size_t>(-1));
+            size_t streams = api.Count_Get(mi.handle, query.stream_kind, static_cast<size_t>(-1));
             if (streams > max_streams) streams = max_streams;
             for (size_t s = 0; s < streams; ++s) {
                 for (size_t f = 0; f < query.field_count && query.fields != nullptr; ++f) {
                     if (query.fields[f] == nullptr) continue;
-                    const char *text = MediaInfoA_Get(mi.handle, query.stream_kind, s, query.fields[f], 1, 0);
+                    const char *text = api.Get(mi.handle, query.stream_kind, s, query.fields[f], 1, 0);
                     if (text == nullptr || text[0] == '\0') continue;
                     llx_mediainfo_value v;
                     v.query_index = q;

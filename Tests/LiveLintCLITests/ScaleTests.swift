@@ -56,3 +56,28 @@ struct ScaleTests {
         #expect(records.allSatisfy { ["still", "movie"].contains($0["kind"] ?? "") && $0["shard"] == "1/1" })
     }
 }
+
+/// libmediainfo (and the ~30 libraries it links: libcurl, GnuTLS, Kerberos…) is loaded only when
+/// a file's stream properties are asked for (`dump`), never by `lint`: glibc's loader says which
+/// objects it opens (`LD_DEBUG=files`).
+@Suite(.enabled(if: CLI.binary != nil, "needs the built livelint"))
+struct LazyMediaInfoTests {
+    static let movie = CLI.fixtures.appendingPathComponent("pair/IMG_0001.MOV").path
+
+    @Test func lintNeverLoadsLibMediaInfo() throws {
+        let result = try CLI.run(["lint", "--no-config", CLI.fixtures.appendingPathComponent("pair").path],
+                                 environment: ["LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("file=libexiv2"), "LD_DEBUG printed nothing: \(result.stderr.prefix(200))")
+        #expect(!result.stderr.contains("libmediainfo"))
+        #expect(!result.stderr.contains("libcurl"))
+    }
+
+    @Test func dumpLoadsItAndReadsStreamProperties() throws {
+        let result = try CLI.run(["dump", "--format", "json", Self.movie], environment: ["LD_DEBUG": "files"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("libmediainfo.so"))
+        // The properties it is loaded for are in the report.
+        #expect(result.stdout.contains("\"streamProperties\""))
+    }
+}

@@ -10,8 +10,9 @@ import LiveReaders
 /// read, so memory holds at most `jobs` fully-read files plus one slim record per file kept;
 /// with a `shard`, files of other shards are dropped there too.
 enum LibraryReader {
-    static func read(_ entries: [LibraryWalker.Entry], options: InspectOptions, jobs: Int,
-                     shard: Shard? = nil, progress: Progress) async -> [MediaFile] {
+    static func read<Entries: RandomAccessCollection & Sendable>(
+        _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, progress: Progress
+    ) async -> [MediaFile] where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
         var results = [MediaFile?](repeating: nil, count: entries.count)
         let limit = max(1, jobs)
         await withTaskGroup(of: (Int, MediaFile?).self) { group in

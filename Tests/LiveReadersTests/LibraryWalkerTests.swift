@@ -46,4 +46,44 @@ struct LibraryWalkerTests {
         #expect(Set(entries.map(\.displayPath)) == [file, folder + "/05/IMG_1.MOV", folder + "/05/IMG_2.JPG"])
         #expect(LibraryWalker.root(for: [file, folder]) == ".")
     }
+
+    /// The listing keeps display paths in one buffer and rebuilds the path to open from the
+    /// given folder: whatever form the folder was given in, each entry opens the file it names.
+    @Test func pathsToOpenFollowTheFolderAsGiven() throws {
+        let root = try makeTree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Absolute forms only: the working directory is the whole test process's.
+        let parent = root.deletingLastPathComponent().path
+        let name = parent + "/./" + root.lastPathComponent
+        for given in [[root.path + "/"], [name], [name + "//"], [name + "/2024", name + "/top.JPG"]] {
+            let (entries, _) = LibraryWalker().files(in: given)
+            #expect(!entries.isEmpty, "\(given)")
+            for entry in entries {
+                var isDirectory: ObjCBool = false
+                #expect(FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory) && !isDirectory.boolValue,
+                        "\(given): \(entry.path)")
+                #expect(entry.path.hasSuffix(entry.displayPath.split(separator: "/").suffix(2).joined(separator: "/")), "\(entry)")
+            }
+            #expect(entries.map(\.displayPath) == entries.map(\.displayPath).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        }
+        // One folder: shown relative to it; several: each under its own name, trimmed.
+        #expect(LibraryWalker().files(in: [name + "//"]).entries.map(\.displayPath) == ["2024/05/IMG_1.MOV", "2024/05/IMG_2.JPG", "top.JPG"])
+        let two = LibraryWalker().files(in: [name + "/2024/", name + "/top.JPG"]).entries
+        #expect(two.map(\.displayPath) == [name + "/2024/05/IMG_1.MOV", name + "/2024/05/IMG_2.JPG", name + "/top.JPG"])
+        #expect(two.map(\.path) == [name + "/2024/05/IMG_1.MOV", name + "/2024/05/IMG_2.JPG", name + "/top.JPG"])
+    }
+
+    /// Display order is UTF-8 byte order: `Z` before `a`, `a.b` before `a/…`, `é` after `z`.
+    @Test func listingIsInByteOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for path in ["a/b.JPG", "a.b/c.JPG", "Z.JPG", "z.JPG", "\u{e9}.JPG", "ab.JPG"] {
+            let url = dir.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([0]).write(to: url)
+        }
+        let (entries, _) = LibraryWalker().files(in: [dir.path])
+        #expect(entries.map(\.displayPath) == ["Z.JPG", "a.b/c.JPG", "a/b.JPG", "ab.JPG", "z.JPG", "\u{e9}.JPG"])
+        #expect(entries.map(\.path) == entries.map { dir.path + "/" + $0.displayPath })
+    }
 }

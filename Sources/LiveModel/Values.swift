@@ -2,7 +2,7 @@
 ///
 /// Readers map every source (TIFF types, QuickTime well-known data types, mediainfo strings)
 /// onto these few cases; `bytes` keeps anything we do not interpret, so nothing is lost.
-public indirect enum MetadataValue: Sendable, Hashable {
+public enum MetadataValue: Sendable, Hashable {
     case string(String)
     case int(Int64)
     case uint(UInt64)

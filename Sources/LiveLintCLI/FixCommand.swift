@@ -85,10 +85,11 @@ struct FixCommand: AsyncParsableCommand {
             // Skip our own temporary files from an interrupted run.
             let wanted = entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) }
             let realPath = Dictionary(wanted.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
-            let files = await LibraryReader.read(wanted, options: .lint, jobs: LibraryReader.defaultJobs,
-                                                 progress: Progress(total: wanted.count, enabled: false))
             let engine: LintEngine
             do { engine = try LintEngine(rules: builtinRules) } catch { throw UserError(String(describing: error)) }
+            let files = await LibraryReader.read(wanted, options: .lint, jobs: LibraryReader.defaultJobs,
+                                                 metadataKeys: engine.metadataKeys,
+                                                 progress: Progress(total: wanted.count, enabled: false))
             let findings = engine.run(files: files, root: root).findings
 
             var fixed = 0, failed = 0, clean = 0, skipped = 0

@@ -6,12 +6,14 @@ import LiveReaders
 /// Reads every file of a scan concurrently, a bounded number at a time, and returns them in
 /// display-path order whatever the scheduling.
 ///
-/// Each file is slimmed (``MediaFile/slimmedForLint()``) inside its own task, right after it is
+/// Each file is slimmed (``MediaFile/slimmedForLint(keeping:)``, keeping `metadataKeys`: what the
+/// engine's rules read) inside its own task, right after it is
 /// read, so memory holds at most `jobs` fully-read files plus one slim record per file kept;
 /// with a `shard`, files of other shards are dropped there too.
 enum LibraryReader {
     static func read<Entries: RandomAccessCollection & Sendable>(
-        _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, progress: Progress
+        _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, metadataKeys: Set<String>,
+        progress: Progress
     ) async -> [MediaFile] where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
         var results = [MediaFile?](repeating: nil, count: entries.count)
         let limit = max(1, jobs)
@@ -25,7 +27,7 @@ enum LibraryReader {
                 group.addTask {
                     let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
                     if let shard, !shard.contains(file) { return (index, nil) }
-                    return (index, file.slimmedForLint())
+                    return (index, file.slimmedForLint(keeping: metadataKeys))
                 }
             }
             for _ in 0..<min(limit, entries.count) { submit() }

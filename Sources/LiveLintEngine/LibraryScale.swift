@@ -4,29 +4,23 @@ import LiveModel
 // library into shards that keep each pair together (issue 4).
 
 extension MediaFile {
-    /// The Exif/XMP keys the built-in rules read from a still (`creation-date-skew`,
-    /// `geometry-mismatch`). A rule that reads another property must add its key here, or
-    /// `lint` will not see it: ``slimmedForLint()`` drops everything else.
-    public static let lintPropertyKeys: Set<String> = [
-        "Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal", "Exif.Image.Orientation",
-        "Exif.Image.Make", "Exif.Image.Model",
-    ]
-
-    /// The file with only what pairing and the rules read, so that a scan of 100,000 files keeps a
-    /// few hundred bytes per file instead of every tag and table read.
+    /// The file with only what pairing and the rules read, so that a scan of 100,000 files keeps
+    /// a few hundred bytes per file instead of every tag and table read.
     ///
     /// Kept: path, kind, format, size, error, warnings; for a still its geometry, the properties
-    /// in ``lintPropertyKeys``, the makernote's content identifier (tag 0x0011, in a makernote with
-    /// no other tag) and the makernote issue; for a movie the brands, duration, the
-    /// content-identifier and creation-date keys, the still-image-time and the video stream.
-    /// Movie tracks, top-level box lists, audio streams, libmediainfo properties and every other
+    /// named in `metadataKeys`, the makernote's content identifier (tag 0x0011, in a makernote with
+    /// no other tag) and the makernote issue; for a movie the major brand, duration, the
+    /// content-identifier key and the keys named in `metadataKeys`, the still-image-time and the
+    /// video stream. `metadataKeys` is what the enabled rules declare
+    /// (``RuleDescription/readsMetadata``, ``LintEngine/metadataKeys``). Compatible brands,
+    /// movie tracks, top-level box lists, audio streams, libmediainfo properties and every other
     /// tag are dropped. `.livp` members are slimmed the same way.
-    public func slimmedForLint() -> MediaFile {
+    public func slimmedForLint(keeping metadataKeys: Set<String>) -> MediaFile {
         var slim = MediaFile(path: path, kind: kind, format: format, size: size,
                              error: error, warnings: warnings)
         if let still {
             var s = StillInfo(width: still.width, height: still.height,
-                              properties: still.properties.compactMap(Self.internedLintProperty),
+                              properties: still.properties.compactMap { Self.interned($0, in: metadataKeys) },
                               makerNoteIssue: still.makerNoteIssue)
             if let note = still.makerNote {
                 s.makerNote = AppleMakerNoteInfo(version: note.version,
@@ -36,34 +30,33 @@ extension MediaFile {
         }
         if let movie {
             slim.movie = MovieInfo(
-                majorBrand: movie.majorBrand, compatibleBrands: movie.compatibleBrands,
-                timescale: movie.timescale, durationTicks: movie.durationTicks,
-                keys: movie.keys.compactMap(Self.internedLintKey),
+                majorBrand: movie.majorBrand, timescale: movie.timescale, durationTicks: movie.durationTicks,
+                keys: movie.keys.compactMap { Self.interned($0, in: metadataKeys) },
                 stillImageTime: movie.stillImageTime, video: movie.video)
         }
-        slim.members = members?.map { $0.slimmedForLint() }
+        slim.members = members?.map { $0.slimmedForLint(keeping: metadataKeys) }
         return slim
     }
 
-    /// The `moov/meta` keys the built-in rules read.
-    static let lintMovieKeys: Set<String> = [MovieInfo.contentIdentifierKey, "com.apple.quicktime.creationdate"]
-
-    /// `property` when the rules read it, its key replaced by the one string ``lintPropertyKeys``
-    /// holds (equal, so nothing changes but memory: 10,000 stills share one copy of each key
-    /// instead of keeping one each).
-    private static func internedLintProperty(_ property: MetadataProperty) -> MetadataProperty? {
-        guard let index = lintPropertyKeys.firstIndex(of: property.key) else { return nil }
+    /// `property` when a rule reads it, its key replaced by the one string `keys` holds (equal, so
+    /// nothing changes but memory: 10,000 stills share one copy of each key instead of one each).
+    private static func interned(_ property: MetadataProperty, in keys: Set<String>) -> MetadataProperty? {
+        guard let index = keys.firstIndex(of: property.key) else { return nil }
         var kept = property
-        kept.key = lintPropertyKeys[index]
+        kept.key = keys[index]
         return kept
     }
 
-    /// `key` when the rules read it, its name shared through ``lintMovieKeys`` (see
-    /// ``internedLintProperty(_:)``).
-    private static func internedLintKey(_ key: QuickTimeKey) -> QuickTimeKey? {
-        guard let index = lintMovieKeys.firstIndex(of: key.key) else { return nil }
+    /// `key` when it is the content identifier or a rule reads it, its name shared as above.
+    private static func interned(_ key: QuickTimeKey, in keys: Set<String>) -> QuickTimeKey? {
+        if key.key == MovieInfo.contentIdentifierKey {
+            var kept = key
+            kept.key = MovieInfo.contentIdentifierKey
+            return kept
+        }
+        guard let index = keys.firstIndex(of: key.key) else { return nil }
         var kept = key
-        kept.key = lintMovieKeys[index]
+        kept.key = keys[index]
         return kept
     }
 }

@@ -46,6 +46,9 @@ public struct LintEngine: Sendable {
     }
 
     private let active: [Active]
+    /// The metadata keys the enabled rules read (``RuleDescription/readsMetadata``): what
+    /// ``MediaFile/slimmedForLint(keeping:)`` must keep for this engine.
+    public let metadataKeys: Set<String>
     public let configuration: Configuration
     public let baseline: Baseline?
 
@@ -57,6 +60,7 @@ public struct LintEngine: Sendable {
         let registry = RuleRegistry(rules)
         try configuration.validate(against: registry.rules)
         var active: [Active] = []
+        var keys = Set<String>()
         for type in registry.rules {
             let d = type.description
             let setting = configuration.rules[d.identifier]
@@ -68,8 +72,10 @@ public struct LintEngine: Sendable {
             rule.apply(options: options)
             active.append(Active(id: d.identifier, severity: setting?.severity ?? d.defaultSeverity,
                                  documentation: d.documentation, rule: rule))
+            keys.formUnion(d.readsMetadata)
         }
         self.active = active
+        self.metadataKeys = keys
         self.configuration = configuration
         self.baseline = baseline
     }
@@ -153,9 +159,11 @@ public struct LintEngine: Sendable {
 
 extension RuleExample {
     /// Runs `rule` alone on this example, switched on whatever its default, with the example's
-    /// options; returns its findings.
+    /// options, on the files cut down as `lint` cuts them (so a rule that reads a key it does not
+    /// declare in ``RuleDescription/readsMetadata`` fails its own examples); returns its findings.
     public func run(_ rule: any Rule.Type) throws(ConfigurationError) -> [Finding] {
         let config = Configuration(rules: [rule.description.identifier: RuleSetting(enabled: true, options: options)])
-        return try LintEngine(rules: [rule], configuration: config).run(files: files, root: ".").findings
+        let engine = try LintEngine(rules: [rule], configuration: config)
+        return engine.run(files: files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings
     }
 }

@@ -4,7 +4,7 @@ import Rules
 import Testing
 
 /// `MediaFile` keeps its fields in a shared copy-on-write box (issue 4): copies must still behave
-/// as independent values, and `slimmedForLint()` must keep what the rules read.
+/// as independent values, and `slimmedForLint(keeping:)` must keep what the rules read.
 struct MediaFileStorageTests {
     @Test func copiesDoNotSeeEachOthersChanges() {
         let original = MediaFile.jpeg("a/IMG_0001.JPG")
@@ -39,19 +39,38 @@ struct MediaFileStorageTests {
     }
 
     @Test func slimmedKeepsWhatTheRulesRead() throws {
-        let still = MediaFile.jpeg(orientation: 6, offset: "+02:00").slimmedForLint()
+        let keys: Set<String> = ["Exif.Photo.DateTimeOriginal", "com.apple.quicktime.creationdate"]
+        let still = MediaFile.jpeg(orientation: 6, offset: "+02:00").slimmedForLint(keeping: keys)
         #expect(still.contentIdentifier == Sample.uuidA)
-        #expect(still.still?.make == "Apple")
         #expect(still.still?.dateTimeOriginal == "2021:04:10 11:44:00")
-        #expect(Set(try #require(still.still).properties.map(\.key)).isSubset(of: MediaFile.lintPropertyKeys))
-        #expect(try #require(still.still).properties.count == 5)
+        #expect(try #require(still.still).properties.map(\.key) == ["Exif.Photo.DateTimeOriginal"])
         #expect(still.still?.makerNote?.tags.map(\.tag) == [0x0011])
+        #expect(still.still?.width == 4032)
 
-        let movie = MediaFile.mov().slimmedForLint()
+        let movie = MediaFile.mov().slimmedForLint(keeping: keys)
         #expect(movie.contentIdentifier == Sample.uuidA)
         #expect(movie.movie?.keys.map(\.key).sorted() == [MovieInfo.contentIdentifierKey, "com.apple.quicktime.creationdate"])
         #expect(movie.movie?.tracks.isEmpty == true)
+        #expect(movie.movie?.compatibleBrands.isEmpty == true)
         #expect(movie.movie?.video?.codec == "hvc1")
+        #expect(movie.movie?.stillImageTime != nil)
+
+        // Nothing declared: the identifiers stay (pairing needs them), every property goes.
+        let bare = MediaFile.jpeg(orientation: 6).slimmedForLint(keeping: [])
+        #expect(bare.still?.properties.isEmpty == true && bare.contentIdentifier == Sample.uuidA)
+        #expect(MediaFile.mov().slimmedForLint(keeping: []).movie?.keys.map(\.key) == [MovieInfo.contentIdentifierKey])
+    }
+
+    /// The built-in rules declare what they read: with every rule on, lint keeps exactly those keys.
+    @Test func engineKeepsWhatItsEnabledRulesDeclare() throws {
+        let everything = Configuration(rules: Dictionary(uniqueKeysWithValues: builtinRules.map {
+            ($0.description.identifier, RuleSetting(enabled: true))
+        }))
+        let all = try LintEngine(rules: builtinRules, configuration: everything)
+        #expect(all.metadataKeys == ["Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal", "Exif.Image.Orientation",
+                                      "com.apple.quicktime.creationdate"])
+        // By default both rules that read metadata are off: nothing is kept beyond the identifiers.
+        #expect(try LintEngine(rules: builtinRules).metadataKeys.isEmpty)
     }
 
     @Test func slimmedLintsTheSameAsTheFullFile() throws {
@@ -60,10 +79,15 @@ struct MediaFileStorageTests {
         let files = [MediaFile.jpeg(), MediaFile.mov(stillImageTime: nil), MediaFile.jpeg("copy/IMG_0001.JPG"),
                      MediaFile.jpeg("IMG_0003.JPG", id: Sample.uuidB, date: "2020:04:10 11:44:00"),
                      MediaFile.mov("IMG_0003.MOV", id: Sample.uuidB)]
-        let engine = try LintEngine(rules: builtinRules)
-        let full = engine.run(files: files, root: "scan")
-        let slim = engine.run(files: files.map { $0.slimmedForLint() }, root: "scan")
-        #expect(full == slim)
-        #expect(full.findings.count >= 2)
+        let everything = Configuration(rules: Dictionary(uniqueKeysWithValues: builtinRules.map {
+            ($0.description.identifier, RuleSetting(enabled: true))
+        }))
+        for configuration in [Configuration.default, everything] {
+            let engine = try LintEngine(rules: builtinRules, configuration: configuration)
+            let full = engine.run(files: files, root: "scan")
+            let slim = engine.run(files: files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: "scan")
+            #expect(full == slim)
+            #expect(full.findings.count >= 2)
+        }
     }
 }

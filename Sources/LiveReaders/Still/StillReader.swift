@@ -19,7 +19,7 @@ public struct StillReadOptions: Sendable {
     }
 
     /// The makernote tags the lint rules read: the content identifier (0x0011). A rule that reads
-    /// another tag must add it here and in `MediaFile.slimmedForLint()`.
+    /// another tag must add it here and in `MediaFile.slimmedForLint(keeping:)`.
     public static let lintMakerNoteTags: Set<UInt16> = [AppleMakerNoteInfo.contentIdentifierTag]
 
     /// The exiv2 key prefixes the fast path keeps (`allProperties == false`).

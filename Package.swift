@@ -6,7 +6,7 @@ import PackageDescription
 //   ISOBMFF          pure-Swift, bounds-checked box reader and writer. No C, no rules.
 //   AppleMakerNote   pure-Swift Apple makernote decoder / encoder and its tag table.
 //   CExiv2Shim       C header outside, C++ inside: the only code that touches libexiv2.
-//   CMediaInfo       system library wrapper for libmediainfo's C API (MediaInfoA_*).
+//   CMediaInfo       libmediainfo's C API constants; CExiv2Shim dlopens the library on first use.
 //   LiveReaders      turns bytes (via ISOBMFF, AppleMakerNote, exiv2, mediainfo, ZIP) into the model.
 //   LiveWriters      writes Live Photo metadata (makernote into JPEG, keys + mebx track into MOV).
 //   LiveLintEngine   rule protocol, registry, pairing, configuration, baseline, runner.

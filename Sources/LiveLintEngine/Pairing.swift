@@ -94,49 +94,58 @@ public enum Pairing {
 
     /// Groups stills by `stillKey` and movies by `movieKey` (nil: takes no part), pairs within each group (name-matching halves first when
     /// `preferNames`, then in path order), and returns the pairs and what is left, still sorted.
+    ///
+    /// Groups are found by sorting (key, index) lists and walking them side by side: no array
+    /// per key and no hash table, so a library-sized scan pairs in a few bytes per file (issue 4).
     private static func match(_ stills: [MediaFile], _ movies: [MediaFile],
                               stillKey: (MediaFile) -> String?, movieKey: (MediaFile) -> String?,
                               method: PairingMethod, preferNames: Bool)
         -> ([LivePair], [MediaFile], [MediaFile]) {
-        var movieGroups: [String: [Int]] = [:]
-        for (i, m) in movies.enumerated() {
-            if let k = movieKey(m) { movieGroups[k, default: []].append(i) }
+        func keyed(_ files: [MediaFile], _ key: (MediaFile) -> String?) -> [(key: String, index: Int)] {
+            var out: [(key: String, index: Int)] = []
+            for (i, file) in files.enumerated() {
+                if let k = key(file) { out.append((k, i)) }
+            }
+            out.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+            return out
         }
-        var stillGroups: [String: [Int]] = [:]
-        var groupOrder: [String] = []
-        for (i, s) in stills.enumerated() {
-            guard let k = stillKey(s), movieGroups[k] != nil else { continue }
-            if stillGroups[k] == nil { groupOrder.append(k) }
-            stillGroups[k, default: []].append(i)
-        }
-        var usedStills = Set<Int>(), usedMovies = Set<Int>()
+        let movieKeys = keyed(movies, movieKey)
+        guard !movieKeys.isEmpty, !stills.isEmpty else { return ([], stills, movies) }
+        let stillKeys = keyed(stills, stillKey)
+        var usedStills = [Bool](repeating: false, count: stills.count)
+        var usedMovies = [Bool](repeating: false, count: movies.count)
         var pairs: [LivePair] = []
-        for k in groupOrder {
-            guard let si = stillGroups[k], let mi = movieGroups[k] else { continue }
+        func take(_ s: Int, _ m: Int) {
+            pairs.append(LivePair(still: stills[s], movie: movies[m], pairedBy: method))
+            usedStills[s] = true
+            usedMovies[m] = true
+        }
+        var i = 0, j = 0
+        while i < stillKeys.count, j < movieKeys.count {
+            let key = stillKeys[i].key
+            if key < movieKeys[j].key { i += 1; continue }
+            if movieKeys[j].key < key { j += 1; continue }
+            var iEnd = i, jEnd = j
+            while iEnd < stillKeys.count, stillKeys[iEnd].key == key { iEnd += 1 }
+            while jEnd < movieKeys.count, movieKeys[jEnd].key == key { jEnd += 1 }
+            let si = stillKeys[i..<iEnd].map(\.index), mi = movieKeys[j..<jEnd].map(\.index)
+            i = iEnd
+            j = jEnd
             var freeStills = si, freeMovies = mi
             if preferNames, si.count > 1 || mi.count > 1 {
                 // Queues of movies by name location, each in path order; O(n) for large groups.
                 var byName: [String: ArraySlice<Int>] = [:]
                 for m in mi { byName[nameLocation(movies[m].path), default: []].append(m) }
                 for s in si {
-                    let sKey = nameLocation(stills[s].path)
-                    if let m = byName[sKey]?.popFirst() {
-                        pairs.append(LivePair(still: stills[s], movie: movies[m], pairedBy: method))
-                        usedStills.insert(s)
-                        usedMovies.insert(m)
-                    }
+                    if let m = byName[nameLocation(stills[s].path)]?.popFirst() { take(s, m) }
                 }
-                freeStills = si.filter { !usedStills.contains($0) }
-                freeMovies = mi.filter { !usedMovies.contains($0) }
+                freeStills = si.filter { !usedStills[$0] }
+                freeMovies = mi.filter { !usedMovies[$0] }
             }
-            for (s, m) in zip(freeStills, freeMovies) {
-                pairs.append(LivePair(still: stills[s], movie: movies[m], pairedBy: method))
-                usedStills.insert(s)
-                usedMovies.insert(m)
-            }
+            for (s, m) in zip(freeStills, freeMovies) { take(s, m) }
         }
-        let leftStills = stills.enumerated().filter { !usedStills.contains($0.offset) }.map(\.element)
-        let leftMovies = movies.enumerated().filter { !usedMovies.contains($0.offset) }.map(\.element)
+        let leftStills = stills.indices.filter { !usedStills[$0] }.map { stills[$0] }
+        let leftMovies = movies.indices.filter { !usedMovies[$0] }.map { movies[$0] }
         return (pairs, leftStills, leftMovies)
     }
 

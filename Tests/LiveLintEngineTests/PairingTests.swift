@@ -36,6 +36,27 @@ private func lint(_ files: [MediaFile], configuration: Configuration = .default)
     #expect(records.contains(PairRecord(still: nil, movie: "IMG_0001.MOV", contentIdentifier: Sample.uuidB, pairedBy: .unpaired)))
 }
 
+@Test func oneIdentifierManyCandidatesPairsNameMatesFirstThenPathOrder() {
+    // Three stills and two movies carry one identifier; a lower-case copy and an unrelated pair
+    // sit beside them. Name mates in one folder pair first, the rest in path order, and the
+    // case-folded pass only sees what the exact pass left.
+    let files: [MediaFile] = [
+        .jpeg("c/IMG_9.JPG", id: Sample.uuidA), .jpeg("b/IMG_1.JPG", id: Sample.uuidA), .jpeg("a/IMG_1.JPG", id: Sample.uuidA),
+        .mov("z/other.MOV", id: Sample.uuidA), .mov("b/IMG_1.MOV", id: Sample.uuidA),
+        .mov("y/lower.MOV", id: Sample.uuidA.lowercased()),
+        .jpeg("d/IMG_2.JPG", id: Sample.uuidB), .mov("d/IMG_2.MOV", id: Sample.uuidB),
+    ]
+    let records = Pairing.pair(files).map(\.record)
+    #expect(records == [
+        PairRecord(still: "a/IMG_1.JPG", movie: "z/other.MOV", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier),
+        PairRecord(still: "b/IMG_1.JPG", movie: "b/IMG_1.MOV", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier),
+        PairRecord(still: "c/IMG_9.JPG", movie: "y/lower.MOV", contentIdentifier: Sample.uuidA, pairedBy: .contentIdentifier),
+        PairRecord(still: "d/IMG_2.JPG", movie: "d/IMG_2.MOV", contentIdentifier: Sample.uuidB, pairedBy: .contentIdentifier),
+    ])
+    // Reversing the input changes nothing.
+    #expect(Pairing.pair(files.reversed()).map(\.record) == records)
+}
+
 struct StemCase: Sendable, CustomTestStringConvertible {
     let still: String, movie: String
     var testDescription: String { "\(still) + \(movie)" }
@@ -167,4 +188,23 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+@Test func scanContextIndexesFindEveryHalfByIdentifier() {
+    let files: [MediaFile] = [
+        .jpeg("b/IMG_1.JPG", id: Sample.uuidA), .jpeg("a/IMG_1.JPG", id: Sample.uuidA), .mov("a/IMG_1.MOV", id: Sample.uuidA),
+        .mov("x/lone.MOV", id: Sample.uuidC.lowercased()), .jpeg("n/none.JPG", id: nil), .heic("h/IMG_3.HEIC", id: Sample.uuidB),
+    ]
+    let scan = ScanContext(pairs: Pairing.pair(files))
+    #expect(scan.stills(withIdentifier: Sample.uuidA) == ["a/IMG_1.JPG", "b/IMG_1.JPG"])
+    #expect(scan.movies(withIdentifier: Sample.uuidA) == ["a/IMG_1.MOV"])
+    #expect(scan.stills(withIdentifier: Sample.uuidC).isEmpty)
+    #expect(scan.movies(withIdentifier: Sample.uuidC.lowercased()) == ["x/lone.MOV"])
+    #expect(scan.anyMovie(withIdentifierIgnoringCase: Sample.uuidC))
+    #expect(scan.anyMovie(withIdentifierIgnoringCase: Sample.uuidC.lowercased()))
+    #expect(!scan.anyStill(withIdentifierIgnoringCase: Sample.uuidC))
+    #expect(scan.anyStill(withIdentifierIgnoringCase: Sample.uuidB.lowercased()))
+    #expect(scan.identifiers == [Sample.uuidA, Sample.uuidB, Sample.uuidC.lowercased()].sorted())
+    #expect(scan.halves.map(\.path) == ["a/IMG_1.JPG", "a/IMG_1.MOV", "b/IMG_1.JPG", "h/IMG_3.HEIC", "n/none.JPG", "x/lone.MOV"])
+    #expect(scan.pairedPaths == ["a/IMG_1.JPG", "a/IMG_1.MOV"])
 }

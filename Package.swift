@@ -96,7 +96,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
-        .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveModel", "LiveReaders", "LiveWriters", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveLintEngine", "LiveModel", "LiveReaders", "LiveWriters", "Rules", "TestSupport"], exclude: ["Golden"]),
     ],
     cxxLanguageStandard: .cxx14
 )

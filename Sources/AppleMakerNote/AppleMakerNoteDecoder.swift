@@ -136,14 +136,17 @@ public enum AppleMakerNoteDecoder {
         for i in 0..<count {
             let at = offset + 2 + i * 12
             // The location is text only when an issue needs it (every entry of every still is read).
-            if let e = readEntry(at: at, location: { "\(location)/entry[\(i)]" }, reader: reader, only: only, issues: &issues) {
-                guard e.data.count <= valueBudget else {
+            if let e = readEntry(at: at, location: { "\(location)/entry[\(i)]" }, reader: reader, issues: &issues) {
+                // Every good entry is charged, kept or not, so `only` finds the same issues and
+                // stops at the same place as a full decode.
+                guard e.range.count <= valueBudget else {
                     issues.append(ReadIssue(.limit, "values add up to more than \(maxValueBytes) bytes; this entry and the rest are not read",
                                             location: "\(location)/entry[\(i)]"))
                     return nil
                 }
-                valueBudget -= e.data.count
-                entries.append(e)
+                valueBudget -= e.range.count
+                if let only, !only.contains(e.tag) { continue }
+                entries.append(AppleMakerNoteEntry(tag: e.tag, type: e.type, count: e.count, data: Array(reader.bytes[e.range])))
             }
         }
         guard count == Int(declared), let next = reader.u32(at: offset + 2 + count * 12) else { return nil }
@@ -155,9 +158,9 @@ public enum AppleMakerNoteDecoder {
         return Int(next)
     }
 
-    /// One entry, bounds-checked; nil when it is bad (an issue says why) or not in `only`.
-    private static func readEntry(at: Int, location: () -> String, reader: ByteReader, only: Set<UInt16>?,
-                                  issues: inout [ReadIssue]) -> AppleMakerNoteEntry? {
+    /// One entry, bounds-checked, its value located but not copied; nil when it is bad (an issue says why).
+    private static func readEntry(at: Int, location: () -> String, reader: ByteReader,
+                                  issues: inout [ReadIssue]) -> (tag: UInt16, type: TIFFType, count: UInt32, range: Range<Int>)? {
         guard let tag = reader.u16(at: at), let typeNumber = reader.u16(at: at + 2), let count = reader.u32(at: at + 4) else {
             issues.append(ReadIssue(.malformed, "entry truncated", location: location()))
             return nil
@@ -189,8 +192,7 @@ public enum AppleMakerNoteDecoder {
             issue(": \(size) value bytes at makernote byte \(start) run past the end (\(reader.count) bytes)")
             return nil
         }
-        if let only, !only.contains(tag) { return nil }
-        return AppleMakerNoteEntry(tag: tag, type: type, count: count, data: Array(reader.bytes[start..<end]))
+        return (tag, type, count, start..<end)
     }
 
     /// The typed value of a raw entry.

@@ -209,7 +209,7 @@ void collectText(const Data &data, llx_family family, PropertyList &list) {
 // exiv2's FileIo goes through stdio: every seek is an lseek(2) (and a buffer refill), every
 // size() a stat(2), and ImageFactory::open plus readMetadata open the file three times. Its BMFF
 // parser seeks before every box, so one HEIC cost about 350 system calls; this costs one open,
-// one fstat and a pread per 16 KiB window touched (issue 4). Semantics follow FileIo: a seek
+// an fstat per open and a pread per 16 KiB window touched (issue 4). Semantics follow FileIo: a seek
 // anywhere at or after 0 succeeds and clears eof; a read that reaches the end sets it; a
 // DataBuf read larger than the file is refused before anything is allocated.
 
@@ -225,16 +225,17 @@ public:
         if (fd_ < 0) {
             int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
             if (fd < 0) return 1;
-            struct stat st;
-            if (::fstat(fd, &st) != 0 || st.st_size < 0) {
-                ::close(fd);
-                return 1;
-            }
             fd_ = fd;
-            size_ = static_cast<size_t>(st.st_size);
         }
-        // Opened again (exiv2 opens once to sniff the type and again to read): the same file,
-        // from the start.
+        // Opened again (exiv2 opens once to sniff the type and again to read): the same
+        // descriptor, from the start, with the size taken afresh (a file that shrank in between
+        // must not be mapped past its end) and the read-ahead window dropped.
+        struct stat st;
+        if (::fstat(fd_, &st) != 0 || st.st_size < 0) return 1;
+        if (map_ != nullptr && static_cast<size_t>(st.st_size) != size_) munmap();
+        size_ = static_cast<size_t>(st.st_size);
+        windowStart_ = 0;
+        windowLength_ = 0;
         open_ = true;
         pos_ = 0;
         eof_ = false;
@@ -284,14 +285,14 @@ public:
             size_t want = static_cast<size_t>(rcount - done);
             if (want >= sizeof(window_)) {
                 ssize_t n = preadFully(buf + done, want, pos_);
-                if (n < 0) return fail();
+                if (n < 0) return fail(done);
                 done += n;
                 pos_ += static_cast<size_t>(n);
                 if (static_cast<size_t>(n) < want) eof_ = true;
                 break;
             }
             ssize_t n = preadFully(window_, sizeof(window_), pos_);
-            if (n < 0) return fail();
+            if (n < 0) return fail(done);
             windowStart_ = pos_;
             windowLength_ = static_cast<size_t>(n);
             if (n == 0) {
@@ -370,9 +371,10 @@ private:
         return static_cast<ssize_t>(done);
     }
 
-    long fail() {
+    // As FileIo (fread): what was read before the failure, with the error flag set.
+    long fail(long done) {
         error_ = 1;
-        return -1;
+        return done;
     }
 
     std::string path_;

@@ -141,6 +141,11 @@ enum Boxes {
         #expect(info.tags.count == AppleMakerNoteDecoder.maxValueBytes / 60_000)
         let limit = info.issues.first { $0.category == .limit }
         #expect(limit?.location?.hasPrefix("makernote/ifd0/entry[") == true, "\(info.issues)")
+        // Decoding only some tags (lint) charges the budget for every entry all the same: the
+        // same limit issue at the same entry, and a tag past it is not read.
+        let some = try AppleMakerNoteDecoder.decode(note, only: [0x0011, 100])
+        #expect(some.issues == info.issues)
+        #expect(some.tags.map(\.tag) == [0x0011])
         // Under the budget, nothing is refused.
         let small = try AppleMakerNoteDecoder.decode(Self.makerNote(entries: 10, valueSize: 1_000))
         #expect(small.tags.count == 10 && small.issues.isEmpty)

@@ -1,4 +1,6 @@
 import Foundation
+import LiveReaders
+import Rules
 import Testing
 
 /// Library-scale behaviour that can be asserted (speed is measured by `livelint-bench`, not
@@ -79,5 +81,17 @@ struct LazyMediaInfoTests {
         #expect(result.stderr.contains("libmediainfo.so"))
         // The properties it is loaded for are in the report.
         #expect(result.stdout.contains("\"streamProperties\""))
+    }
+}
+
+/// `lint` asks exiv2 only for keys under `StillReadOptions.lintKeyPrefixes`: every still key a
+/// built-in rule declares must be under one, or the rule would see it in its examples (built in
+/// memory) and never on a real file.
+@Test func everyDeclaredStillKeyIsReadByTheFastPath() {
+    let declared = builtinRules.flatMap { $0.description.readsMetadata }
+        .filter { $0.hasPrefix("Exif.") || $0.hasPrefix("Xmp.") || $0.hasPrefix("Iptc.") }
+    #expect(!declared.isEmpty)
+    for key in declared {
+        #expect(StillReadOptions.lintKeyPrefixes.contains { key.hasPrefix($0) }, "\(key) is declared but exiv2 is never asked for it")
     }
 }

@@ -102,6 +102,18 @@ struct StillCorpusTests {
         #expect(fast.properties.filter { $0.key.hasPrefix("Xmp.GCamera.") } == full.properties.filter { $0.key.hasPrefix("Xmp.GCamera.") })
     }
 
+    /// Every Exif key the fast path promises survives it (exiv2 filters by prefix, so a key left off
+    /// the list would silently vanish from lint only).
+    @Test(arguments: StillCorpus.stillIDs)
+    func fastPathKeepsEveryPromisedKey(id: String) throws {
+        let path = try #require(StillCorpus.path(id))
+        let full = try #require(StillReader.read(path: path).still)
+        let fast = try #require(StillReader.read(path: path, options: .init(allProperties: false)).still)
+        for key in ["Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal", "Exif.Image.Orientation"] {
+            #expect(fast.property(key) == full.property(key), "\(id): \(key)")
+        }
+    }
+
     /// Lint decodes the content identifier alone; what it gets is exactly the full read's tag, and
     /// the entry problems found are the same (every entry is still checked).
     @Test(arguments: StillCorpus.stillIDs)

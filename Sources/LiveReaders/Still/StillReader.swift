@@ -22,10 +22,12 @@ public struct StillReadOptions: Sendable {
     /// another tag must add it here and in `MediaFile.slimmedForLint(keeping:)`.
     public static let lintMakerNoteTags: Set<UInt16> = [AppleMakerNoteInfo.contentIdentifierTag]
 
-    /// The exiv2 key prefixes the fast path keeps (`allProperties == false`).
+    /// The exiv2 key prefixes the fast path keeps (`allProperties == false`). Every still key a
+    /// rule declares in `RuleDescription.readsMetadata` must start with one of them (a test checks).
     public static let lintKeyPrefixes: [String] = [
         "Exif.Photo.MakerNote", "Exif.MakerNote.", "Exif.Image.Make", "Exif.Image.Model", "Exif.Image.Software",
-        "Exif.Image.Orientation", "Exif.Photo.DateTimeOriginal", "Exif.Photo.PixelXDimension", "Exif.Photo.PixelYDimension",
+        "Exif.Image.Orientation", "Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal",
+        "Exif.Photo.PixelXDimension", "Exif.Photo.PixelYDimension",
         "Xmp.GCamera.", "Xmp.Container.", "Xmp.GContainer.",
     ]
 }

@@ -143,7 +143,7 @@ struct LintCommand: AsyncParsableCommand {
     /// read go out of scope here, so only the result outlives the scan.
     func scan(engine: LintEngine, root: String) async throws -> LintResult {
         let shard = shard?.shard
-        let (files, progress) = await read(shard: shard, metadataKeys: engine.metadataKeys)
+        let (files, progress) = await read(shard: shard, engine: engine)
         if let identifiers {
             let list = IdentifierList.render(IdentifierList.records(files, shard: shard?.description ?? "1/1"))
             do { try ReportWriter.write(list, to: identifiers) } catch {
@@ -157,11 +157,12 @@ struct LintCommand: AsyncParsableCommand {
 
     /// Walks and reads the library (slimmed, sharded), plus a record for each path that could not
     /// be listed. The walker's list of entries ends here, before the engine runs.
-    func read(shard: Shard?, metadataKeys: Set<String>) async -> ([MediaFile], Progress) {
+    func read(shard: Shard?, engine: LintEngine) async -> ([MediaFile], Progress) {
         let (entries, problems) = LibraryWalker(includeHidden: includeHidden).files(in: paths)
-        let progress = Progress(total: entries.count, enabled: !quiet && Terminal.stderrIsTTY)
+        let progress = Progress(total: entries.count, enabled: !quiet && Terminal.stderrIsTTY,
+                                countFindings: { engine.fileFindingCount($0) })
         var files = await LibraryReader.read(entries, options: .lint, jobs: jobs ?? LibraryReader.defaultJobs,
-                                             shard: shard, metadataKeys: metadataKeys, progress: progress)
+                                             shard: shard, metadataKeys: engine.metadataKeys, progress: progress)
         for problem in problems where shard?.contains(path: problem.path) ?? true {
             files.append(MediaFile(path: problem.path, kind: .unknown, format: .unknown,
                                    error: ReadIssue(.io, problem.message)))

@@ -41,8 +41,9 @@ enum ReportWriter {
 }
 
 /// A one-line progress display on stderr, redrawn at most ten times a second: files read out of
-/// the total, pairs found so far (identifiers seen on both a still and a movie), files per
-/// second; and a closing line with the findings. Silent unless stderr is a terminal and the user
+/// the total, pairs found so far (identifiers seen on both a still and a movie), findings so far
+/// (those of the file rules; pair and scan rules run once every file is read), files per second;
+/// and a closing line with all the findings. Silent unless stderr is a terminal and the user
 /// did not ask for `--quiet`.
 final class Progress: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`.
@@ -55,12 +56,15 @@ final class Progress: @unchecked Sendable {
     private var stills = Set<UInt64>()
     private var movies = Set<UInt64>()
     private var pairs = 0
+    private var findings = 0
+    private let countFindings: (@Sendable (MediaFile) -> Int)?
     private var lastDraw = Date.distantPast
     private let start = Date()
 
-    init(total: Int, enabled: Bool) {
+    init(total: Int, enabled: Bool, countFindings: (@Sendable (MediaFile) -> Int)? = nil) {
         self.total = total
         self.enabled = enabled
+        self.countFindings = countFindings
     }
 
     /// One more file read (`file` is nil when it belongs to another shard).
@@ -69,11 +73,14 @@ final class Progress: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         done += 1
-        if let file { count(file) }
+        if let file {
+            count(file)
+            findings += countFindings?(file) ?? 0
+        }
         let now = Date()
         guard now.timeIntervalSince(lastDraw) >= 0.1 || done == total else { return }
         lastDraw = now
-        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files, \(pairs) pairs, \(rate(now)) files/s")
+        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files, \(pairs) pairs, \(findings) findings so far, \(rate(now)) files/s")
     }
 
     private func count(_ file: MediaFile) {

@@ -146,6 +146,27 @@ public struct LintEngine: Sendable {
         return LintResult(root: root, files: scanned, pairs: pairs.map(\.record), findings: findings, summary: summary)
     }
 
+    /// How many findings the enabled file rules make on `file` and its `.livp` members, baseline
+    /// applied: what a progress display can count while a scan is still being read (pair and
+    /// scan rules need every file first).
+    public func fileFindingCount(_ file: MediaFile) -> Int {
+        var findings: [Finding] = []
+        func visit(_ f: MediaFile) {
+            for rule in active {
+                guard let r = rule.rule as? any FileRule else { continue }
+                for v in r.check(file: f) {
+                    findings.append(Finding(ruleID: rule.id, severity: rule.severity, message: v.message,
+                                            files: Array(Set(v.files)).sorted(), fixHint: v.fixHint,
+                                            documentation: rule.documentation))
+                }
+            }
+            f.members?.forEach(visit)
+        }
+        visit(file)
+        guard let baseline, !findings.isEmpty else { return findings.count }
+        return baseline.filter(findings).kept.count
+    }
+
     /// The order of findings: first file, rule id, message, then the remaining files and severity.
     public static func findingOrder(_ a: Finding, _ b: Finding) -> Bool {
         let fa = a.files.first ?? "", fb = b.files.first ?? ""

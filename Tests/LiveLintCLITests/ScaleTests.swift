@@ -1,6 +1,7 @@
 import Foundation
 import LiveReaders
 import Rules
+import TestSupport
 import Testing
 
 /// Library-scale behaviour that can be asserted (speed is measured by `livelint-bench`, not
@@ -93,5 +94,32 @@ struct LazyMediaInfoTests {
     #expect(!declared.isEmpty)
     for key in declared {
         #expect(StillReadOptions.lintKeyPrefixes.contains { key.hasPrefix($0) }, "\(key) is declared but exiv2 is never asked for it")
+    }
+}
+
+/// On a terminal (a pseudo-terminal from util-linux `script`), lint draws a progress line on
+/// stderr — files, pairs, findings so far, rate — and ends with the totals; `--quiet` draws nothing.
+@Suite(.enabled(if: CLI.binary != nil && TestTools.which("script") != nil, "needs the built livelint and script(1)"))
+struct ProgressOnATerminalTests {
+    static func onATerminal(_ arguments: [String]) throws -> String {
+        let command = ([CLI.binary?.path ?? "livelint"] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"
+        return try TestTools.run(TestTools.which("script") ?? "/usr/bin/script", ["-qec", command, "/dev/null"]).out
+    }
+
+    @Test func progressCountsFilesPairsAndFindings() throws {
+        let library = CLI.fixtures.appendingPathComponent("library").path
+        let shown = try Self.onATerminal(["lint", "--no-config", library])
+        let lines = shown.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+        let last = try #require(lines.last { $0.contains("reading ") })
+        #expect(last.contains("files,") && last.contains("pairs,") && last.contains("findings so far,") && last.contains("files/s"), "\(last)")
+        // The final reading line has every file; the file rules' findings are already counted.
+        let reading = try #require(last.split(separator: " ").dropFirst().first?.split(separator: "/"))
+        #expect(reading.count == 2 && reading[0] == reading[1])
+        let soFar = try #require(Int(last.components(separatedBy: " findings so far")[0].split(separator: " ").last ?? ""))
+        #expect(soFar > 0)
+        let total = try #require(lines.last { $0.contains("livelint: ") })
+        let all = try #require(Int(total.components(separatedBy: " findings")[0].split(separator: " ").last ?? ""))
+        #expect(all >= soFar, "\(total)")
+        #expect(try Self.onATerminal(["lint", "--quiet", "--no-config", library]).isEmpty)
     }
 }

@@ -228,14 +228,17 @@ public:
             fd_ = fd;
         }
         // Opened again (exiv2 opens once to sniff the type and again to read): the same
-        // descriptor, from the start, with the size taken afresh (a file that shrank in between
-        // must not be mapped past its end) and the read-ahead window dropped.
+        // descriptor, from the start, with the size taken afresh. A file whose size changed in
+        // between loses its mapping (never mapped past its end) and its read-ahead window; an
+        // unchanged one keeps the window, so the header is not read once per open.
         struct stat st;
         if (::fstat(fd_, &st) != 0 || st.st_size < 0) return 1;
-        if (map_ != nullptr && static_cast<size_t>(st.st_size) != size_) munmap();
+        if (static_cast<size_t>(st.st_size) != size_) {
+            munmap();
+            windowStart_ = 0;
+            windowLength_ = 0;
+        }
         size_ = static_cast<size_t>(st.st_size);
-        windowStart_ = 0;
-        windowLength_ = 0;
         open_ = true;
         pos_ = 0;
         eof_ = false;

@@ -83,10 +83,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF"]),
-        .testTarget(name: "AppleMakerNoteTests", dependencies: ["AppleMakerNote", "LiveModel"]),
+        .testTarget(name: "AppleMakerNoteTests", dependencies: ["AppleMakerNote", "LiveModel", "TestSupport"]),
         .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "LiveLintEngine", "LiveModel"]),
-        .testTarget(name: "LiveLintEngineTests", dependencies: ["LiveLintEngine", "Rules", "LiveModel"]),
+        .testTarget(name: "LiveLintEngineTests", dependencies: ["LiveLintEngine", "Rules", "LiveModel", "TestSupport"]),
         .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LiveLintEngine", "LiveModel", "Rules"], exclude: ["Golden"]),
         .testTarget(
             name: "HostileInputTests",

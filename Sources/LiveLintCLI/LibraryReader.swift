@@ -2,6 +2,7 @@ import Foundation
 import LiveLintEngine
 import LiveModel
 import LiveReaders
+import Reporters
 
 /// Reads every file of a scan concurrently, a bounded number at a time, and returns them in
 /// display-path order whatever the scheduling.
@@ -74,31 +75,10 @@ enum IdentifierList {
     static func render(_ records: [Record]) -> String {
         var out = ""
         for r in records {
-            out += "{\"id\":\(quoted(r.id)),\"kind\":\(quoted(r.kind.rawValue)),\"path\":\(quoted(r.path)),"
-                + "\"shard\":\(quoted(r.shard)),\"type\":\"identifier\"}\n"
+            let q = JSONText.quoted
+            out += "{\"id\":\(q(r.id)),\"kind\":\(q(r.kind.rawValue)),\"path\":\(q(r.path)),"
+                + "\"shard\":\(q(r.shard)),\"type\":\"identifier\"}\n"
         }
         return out
-    }
-
-    /// A JSON string literal (RFC 8259 escaping).
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

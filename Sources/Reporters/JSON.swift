@@ -154,3 +154,14 @@ extension JSON {
         ])
     }
 }
+
+/// JSON text for writers outside this module (`lint --identifiers`), escaped exactly as the
+/// reports escape it.
+public enum JSONText {
+    /// `s` as a JSON string literal (RFC 8259; control characters and DEL as `\u00XX`).
+    public static func quoted(_ s: String) -> String {
+        var out = ""
+        JSON.quote(s, into: &out)
+        return out
+    }
+}

@@ -1,5 +1,6 @@
 import AppleMakerNote
 import LiveModel
+import TestSupport
 import Testing
 
 /// Hand-built damaged makernotes: each must give a clear, located issue and never crash.
@@ -158,18 +159,5 @@ struct AppleMakerNoteMalformedTests {
                 #expect(info.tags.count <= 24 * AppleMakerNoteDecoder.maxIFDs)
             }
         }
-    }
-}
-
-/// A tiny deterministic generator, so the random test is reproducible.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import AppleMakerNote
 import LiveModel
+import TestSupport
 import Testing
 
 @Suite("Binary plists in makernote values")

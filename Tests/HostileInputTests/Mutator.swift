@@ -1,4 +1,5 @@
 import ISOBMFF
+import TestSupport
 
 /// Makes damaged copies of a media file: truncations, box sizes set to 0, 1 (a 64-bit size past
 /// the end), 7 and 0xFFFFFFFF, bit flips inside `moov` (or a HEIC's `meta`) and inside the Apple
@@ -26,7 +27,7 @@ struct Mutator {
 
     func variants(of bytes: [UInt8], seed: UInt64) -> [Variant] {
         var out: [Variant] = []
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix(seed: seed)
         let count = bytes.count
         guard count > 0 else { return [] }
 

@@ -1,6 +1,7 @@
 import LiveLintEngine
 import LiveModel
 import Rules
+import TestSupport
 import Testing
 
 private func lint(_ files: [MediaFile], configuration: Configuration = .default) throws -> LintResult {
@@ -176,18 +177,6 @@ func outputIsTheSameInAnyOrder(seed: UInt64) throws {
     #expect(reference.findings == reference.findings.sorted(by: LintEngine.findingOrder))
     #expect(reference.files.map(\.path) == reference.files.map(\.path).sorted())
     #expect(reference.findings.count > 8)
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 @Test func scanContextIndexesFindEveryHalfByIdentifier() {

@@ -49,40 +49,9 @@ enum LiveLint {
 
     static func run(_ args: [String], timeout: Double = 300) throws -> Result {
         guard let binary = Paths.binary else { throw Failure.noBinary }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        process.environment = env
-        let tmp = try Paths.temporaryDirectory("run")
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let outURL = tmp.appendingPathComponent("out"), errURL = tmp.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let start = Date()
-        try process.run()
-        var timedOut = false
-        while process.isRunning {
-            if Date().timeIntervalSince(start) > timeout {
-                timedOut = true
-                process.terminate()
-                process.waitUntilExit()
-                break
-            }
-            usleep(20_000)
-        }
-        process.waitUntilExit()
-        let seconds = Date().timeIntervalSince(start)
-        try out.close()
-        try err.close()
-        return Result(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-                      timedOut: timedOut, seconds: seconds, stdout: try Data(contentsOf: outURL),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        let r = try ProcessRunner.run(binary, args, timeout: timeout)
+        return Result(status: r.status, signaled: r.signaled, timedOut: r.timedOut, seconds: r.seconds,
+                      stdout: r.stdout, stderr: String(decoding: r.stderr, as: UTF8.self))
     }
 }
 

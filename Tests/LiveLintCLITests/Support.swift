@@ -22,32 +22,11 @@ enum CLI {
     /// Runs `livelint args…` in `directory` with a clean, colour-free environment.
     static func run(_ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         guard let binary else { throw CLIError.noBinary }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = args
-        if let directory { process.currentDirectoryURL = directory }
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        env["COLUMNS"] = "100"
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let outURL = tmp.appendingPathComponent("out"), errURL = tmp.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        var env = environment
+        if env["COLUMNS"] == nil { env["COLUMNS"] = "100" }
+        let r = try ProcessRunner.run(binary, args, in: directory, environment: env)
+        return Result(status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self),
+                      stderr: String(decoding: r.stderr, as: UTF8.self))
     }
 
     enum CLIError: Error { case noBinary }

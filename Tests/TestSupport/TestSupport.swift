@@ -83,3 +83,57 @@ public struct SplitMix: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Runs a program with its output captured in files (so a large report cannot fill a pipe and
+/// stall it), standard input closed, `NO_COLOR=1`, and a wall-clock limit.
+public enum ProcessRunner {
+    public struct Outcome: Sendable {
+        public var status: Int32
+        /// True when the process died of a signal (a crash), not an exit.
+        public var signaled: Bool
+        public var timedOut: Bool
+        public var seconds: Double
+        public var stdout: Data
+        public var stderr: Data
+    }
+
+    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
+                           environment: [String: String] = [:], timeout: Double = 300) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let outURL = tmp.appendingPathComponent("out"), errURL = tmp.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        var timedOut = false
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > timeout {
+                timedOut = true
+                process.terminate()
+                break
+            }
+            usleep(5_000)
+        }
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(start)
+        try out.close()
+        try err.close()
+        return Outcome(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                       timedOut: timedOut, seconds: seconds, stdout: try Data(contentsOf: outURL),
+                       stderr: try Data(contentsOf: errURL))
+    }
+}

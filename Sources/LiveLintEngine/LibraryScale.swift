@@ -41,23 +41,24 @@ extension MediaFile {
     /// `property` when a rule reads it, its key replaced by the one string `keys` holds (equal, so
     /// nothing changes but memory: 10,000 stills share one copy of each key instead of one each).
     private static func interned(_ property: MetadataProperty, in keys: Set<String>) -> MetadataProperty? {
-        guard let index = keys.firstIndex(of: property.key) else { return nil }
+        guard let shared = shared(property.key, in: keys) else { return nil }
         var kept = property
-        kept.key = keys[index]
+        kept.key = shared
         return kept
     }
 
     /// `key` when it is the content identifier or a rule reads it, its name shared as above.
     private static func interned(_ key: QuickTimeKey, in keys: Set<String>) -> QuickTimeKey? {
-        if key.key == MovieInfo.contentIdentifierKey {
-            var kept = key
-            kept.key = MovieInfo.contentIdentifierKey
-            return kept
-        }
-        guard let index = keys.firstIndex(of: key.key) else { return nil }
+        guard let shared = key.key == MovieInfo.contentIdentifierKey ? MovieInfo.contentIdentifierKey
+                : shared(key.key, in: keys) else { return nil }
         var kept = key
-        kept.key = keys[index]
+        kept.key = shared
         return kept
+    }
+
+    /// The copy of `key` that `keys` holds, nil when it holds none.
+    private static func shared(_ key: String, in keys: Set<String>) -> String? {
+        keys.firstIndex(of: key).map { keys[$0] }
     }
 }
 

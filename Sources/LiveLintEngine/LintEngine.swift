@@ -43,6 +43,14 @@ public struct LintEngine: Sendable {
         var severity: Severity
         var documentation: String
         var rule: any Rule
+
+        /// What the rule said, as findings (its id, configured severity and documentation added).
+        func findings(_ violations: [Violation]) -> [Finding] {
+            violations.map { v in
+                Finding(ruleID: id, severity: severity, message: v.message, files: Array(Set(v.files)).sorted(),
+                        fixHint: v.fixHint, documentation: documentation)
+            }
+        }
     }
 
     private let active: [Active]
@@ -107,13 +115,7 @@ public struct LintEngine: Sendable {
         let pairs = Pairing.pair(files)
 
         var findings: [Finding] = []
-        func add(_ violations: [Violation], from rule: Active) {
-            for v in violations {
-                findings.append(Finding(ruleID: rule.id, severity: rule.severity, message: v.message,
-                                        files: Array(Set(v.files)).sorted(), fixHint: v.fixHint,
-                                        documentation: rule.documentation))
-            }
-        }
+        func add(_ violations: [Violation], from rule: Active) { findings += rule.findings(violations) }
         var scanContext: ScanContext?
         for rule in active {
             switch rule.rule {
@@ -154,11 +156,7 @@ public struct LintEngine: Sendable {
         func visit(_ f: MediaFile) {
             for rule in active {
                 guard let r = rule.rule as? any FileRule else { continue }
-                for v in r.check(file: f) {
-                    findings.append(Finding(ruleID: rule.id, severity: rule.severity, message: v.message,
-                                            files: Array(Set(v.files)).sorted(), fixHint: v.fixHint,
-                                            documentation: rule.documentation))
-                }
+                findings += rule.findings(r.check(file: f))
             }
             f.members?.forEach(visit)
         }

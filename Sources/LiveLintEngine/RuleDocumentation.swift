@@ -30,6 +30,10 @@ public enum RuleDocumentation {
         return out
     }
 
+    /// The repository's notes on the format (`docs/live-photo-format.md`), which rationales cite
+    /// by file name and section (`live-photo-format.md, "The movie"`).
+    public static let formatNotes = "live-photo-format.md"
+
     /// `docs/rules/<id>.md`.
     public static func page(for rule: any Rule.Type) -> String {
         let d = rule.description
@@ -43,6 +47,10 @@ public enum RuleDocumentation {
             out += "| Former names | \(d.aliases.map { "`\($0)`" }.joined(separator: ", ")) |\n"
         }
         out += "\n## Why\n\n\(d.rationale.trimmingTrailingNewlines)\n\n"
+        if d.rationale.contains(formatNotes) {
+            out += "The format facts cited as `\(formatNotes)` are in [`docs/\(formatNotes)`](../\(formatNotes)), "
+            out += "section by section, with their sources.\n\n"
+        }
         out += "## Options\n\n"
         if d.options.isEmpty {
             out += "None besides `enabled` and `severity`.\n\n"

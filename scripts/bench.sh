@@ -4,6 +4,7 @@
 #   scripts/bench.sh                     200 and 2,000 pairs from ../shared/corpus (or Fixtures/)
 #   scripts/bench.sh --pairs 200 --rounds 9
 #   scripts/bench.sh --source fixtures --pairs 1000,10000 --exiftool-max-pairs 0 --no-dump
+#   LIVELINT_BENCH_BASE=HEAD~5 scripts/bench.sh   also times a build of that commit, alternating
 #
 # Builds release binaries, then runs `livelint-bench run`, which builds the libraries once under
 # /tmp/livelint-bench (--workdir), warms the page cache and times, alternating, the floor (first
@@ -15,4 +16,16 @@ scratch=${LIVELINT_BENCH_SCRATCH:-.build-bench}
 swift build -c release --scratch-path "$scratch" --product livelint >&2
 swift build -c release --scratch-path "$scratch" --product livelint-bench >&2
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+if [ -n "${LIVELINT_BENCH_BASE:-}" ]; then
+  # Before/after: build the commit LIVELINT_BENCH_BASE names (a hash, tag or HEAD~3) from a clean
+  # export of its tree, and time it in the same alternating rounds as the working tree's build.
+  base=$(git rev-parse --short "$LIVELINT_BENCH_BASE^{commit}")
+  src="$scratch-base/$base"
+  if [ ! -x "$src/.build/release/livelint" ]; then
+    rm -rf "$src" && mkdir -p "$src"
+    git archive "$base" | tar -x -C "$src"
+    (cd "$src" && swift build -c release --product livelint >&2)
+  fi
+  exec "$bin/livelint-bench" run --livelint "$bin/livelint" --compare "$src/.build/release/livelint" --compare-label "$base" "$@"
+fi
 exec "$bin/livelint-bench" run --livelint "$bin/livelint" "$@"

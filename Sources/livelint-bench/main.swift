@@ -72,12 +72,16 @@ struct Run: ParsableCommand {
     @Option(help: "Rounds for exiftool (slow).") var exiftoolRounds: Int = 1
     @Option(help: "Extra livelint lint arguments, space-separated.") var lintArgs: String = "--format json"
     @Flag(help: "Skip the dump start-up comparison.") var noDump = false
+    @Option(help: "A second livelint binary (say, a build of an earlier commit) timed in the same alternating rounds, to compare a change against its base.")
+    var compare: String?
+    @Option(help: "How the --compare binary is named in the table.") var compareLabel: String = "base"
     @OptionGroup var sources: SourceOptions
 
     func run() throws {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let livelint = self.livelint ?? me.deletingLastPathComponent().appendingPathComponent("livelint").path
         guard access(livelint, X_OK) == 0 else { throw BenchError("no livelint binary at \(livelint) (build it, or pass --livelint)") }
+        if let compare, access(compare, X_OK) != 0 { throw BenchError("no livelint binary at \(compare) (--compare)") }
         let exiftool = onPath("exiftool")
         let (builder, kind) = try sources.builder()
         let sizes = pairs.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -106,6 +110,9 @@ struct Run: ParsableCommand {
             ("floor", [me, "floor", folder], rounds),
             ("livelint", [livelint, "lint"] + lintArgs.split(separator: " ").map(String.init) + [folder], rounds),
         ]
+        if let compare {
+            tools.append((compareName, [compare, "lint"] + lintArgs.split(separator: " ").map(String.init) + [folder], rounds))
+        }
         if let exiftool { tools.append(("exiftool -ee", [exiftool, "-r", "-j", "-ee", folder], exiftoolRounds)) }
         // Warm the page cache and check every tool runs.
         for tool in tools where tool.name != "exiftool -ee" { _ = try measure(tool.argv) }
@@ -127,10 +134,19 @@ struct Run: ParsableCommand {
                          wall, wall / floorWall, cpu, cpu / floorCPU,
                          Double(rchar) / Double(files) / 1024, Double(rss) / 1_048_576, s.last?.status ?? -1))
         }
+        if let lint = samples["livelint"], let base = samples[compareName] {
+            print(String(format: "  livelint against %@: wall %+.1f%%, cpu %+.1f%% (medians; negative is faster)",
+                         compareLabel as NSString,
+                         100 * (median(lint.map(\.wall)) / median(base.map(\.wall)) - 1),
+                         100 * (median(lint.map(\.cpu)) / median(base.map(\.cpu)) - 1)))
+        }
         if let lint = samples["livelint"], let exif = samples["exiftool -ee"] {
             print(String(format: "  livelint is %.0f× faster than exiftool -ee (wall)", median(exif.map(\.wall)) / median(lint.map(\.wall))))
         }
     }
+
+    /// The --compare binary's row in the table.
+    var compareName: String { "livelint " + compareLabel }
 
     /// `livelint dump` of one still and one movie against `exiftool` of the same file, start-up included.
     func dumpStartup(livelint: String, exiftool: String, still: String, movie: String) throws {

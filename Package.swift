@@ -95,7 +95,7 @@ let package = Package(
                 "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote"]),
+        .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules"]),
         .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveLintEngine", "LiveModel", "LiveReaders", "LiveWriters", "Rules", "TestSupport"], exclude: ["Golden"]),
     ],
     cxxLanguageStandard: .cxx14

@@ -19,9 +19,11 @@ public struct IdentifierCaseMismatchRule: PairRule {
         defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(id: Sample.uuidA.lowercased()), movie: .mov(id: Sample.uuidA)),
-                        .finding(on: "IMG_0001.JPG", "IMG_0001.MOV", saying: Sample.uuidA.lowercased(), Sample.uuidA)),
+                        .finding(on: "IMG_0001.JPG", "IMG_0001.MOV", saying: Sample.uuidA.lowercased(), Sample.uuidA),
+                        repairs: [.setIdentifier(still: Sample.uuidA.lowercased(), movie: Sample.uuidA)]),
             RuleExample(.files(.jpeg("stills/IMG_0001.JPG", id: Sample.uuidA), .mov("movies/clip.mov", id: Sample.uuidA.lowercased())),
                         .finding(on: "stills/IMG_0001.JPG", "movies/clip.mov", saying: "case"),
+                        repairs: [.setIdentifier(still: Sample.uuidA, movie: Sample.uuidA.lowercased())],
                         note: "Paired across folders by identifier ignoring case."),
         ],
         nonTriggeringExamples: [
@@ -38,6 +40,7 @@ public struct IdentifierCaseMismatchRule: PairRule {
         return [Violation(
             "the still carries '\(s)' and the movie '\(m)': equal only when case is ignored, and Immich compares exactly",
             files: [still.path, movie.path],
-            fixHint: "Rewrite the lower-case identifier in upper case, as Apple writes it ('\(s.uppercased())').")]
+            fixHint: "Rewrite the lower-case identifier in upper case, as Apple writes it ('\(s.uppercased())').",
+            repair: .setIdentifier(still: s, movie: m))]
     }
 }

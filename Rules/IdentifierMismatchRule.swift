@@ -22,10 +22,12 @@ public struct IdentifierMismatchRule: PairRule {
         defaultSeverity: .error,
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(id: Sample.uuidA), movie: .mov(id: Sample.uuidB)),
-                        .finding(on: "IMG_0001.JPG", "IMG_0001.MOV", saying: Sample.uuidA, Sample.uuidB, "name")),
+                        .finding(on: "IMG_0001.JPG", "IMG_0001.MOV", saying: Sample.uuidA, Sample.uuidB, "name"),
+                        repairs: [.setIdentifier(still: Sample.uuidA, movie: Sample.uuidB)]),
             RuleExample(.files(.livp(members: [.heic("IMG_0002.HEIC.heic", id: Sample.uuidA),
                                                .mov("IMG_0002.HEIC.mov", id: Sample.uuidC)])),
-                        .finding(on: "IMG_0001.livp!IMG_0002.HEIC.heic", "IMG_0001.livp!IMG_0002.HEIC.mov", saying: "archive")),
+                        .finding(on: "IMG_0001.livp!IMG_0002.HEIC.heic", "IMG_0001.livp!IMG_0002.HEIC.mov", saying: "archive"),
+                        repairs: [.setIdentifier(still: Sample.uuidA, movie: Sample.uuidC)]),
         ],
         nonTriggeringExamples: [
             RuleExample(.pair(still: .jpeg(id: Sample.uuidA), movie: .mov(id: Sample.uuidA))),
@@ -46,6 +48,7 @@ public struct IdentifierMismatchRule: PairRule {
         return [Violation(
             "\(how), but the still carries '\(s)' and the movie '\(m)'",
             files: [still.path, movie.path],
-            fixHint: "If they are one Live Photo, `livelint fix` writes one identifier into the other half (makernote 0x0011 or the movie's content.identifier key); if not, rename one so they no longer look like a pair.")]
+            fixHint: "If they are one Live Photo, `livelint fix` writes one identifier into the other half (makernote 0x0011 or the movie's content.identifier key); if not, rename one so they no longer look like a pair.",
+            repair: .setIdentifier(still: s, movie: m))]
     }
 }

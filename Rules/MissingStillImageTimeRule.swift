@@ -22,9 +22,12 @@ public struct MissingStillImageTimeRule: PairRule {
         defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: nil)),
-                        .finding(on: "IMG_0001.MOV", saying: "com.apple.quicktime.still-image-time")),
+                        .finding(on: "IMG_0001.MOV", saying: "com.apple.quicktime.still-image-time"),
+                        repairs: [.addStillImageTime(at: 1.5)],
+                        note: "`fix` adds the track with its sample in the middle of the movie."),
             RuleExample(.files(.mov("IMG_0001.MOV", stillImageTime: nil)),
                         .finding(on: "IMG_0001.MOV"),
+                        repairs: [.addStillImageTime(at: 1.5)],
                         note: "A lone movie carrying an identifier is still a Live Photo movie."),
         ],
         nonTriggeringExamples: [
@@ -38,6 +41,7 @@ public struct MissingStillImageTimeRule: PairRule {
         return [Violation(
             "the movie has no timed metadata track keyed 'mdta/\(MovieInfo.stillImageTimeKey)'",
             files: [file.path],
-            fixHint: "`livelint fix` adds a metadata track (sample entry mebx) with the key mdta/\(MovieInfo.stillImageTimeKey), type int8, and one sample presented at the still's time; or export the original movie again.")]
+            fixHint: "`livelint fix` adds a metadata track (sample entry mebx) with the key mdta/\(MovieInfo.stillImageTimeKey), type int8, and one sample presented at the still's time; or export the original movie again.",
+            repair: .stillImageTime(for: movie))]
     }
 }

@@ -24,9 +24,11 @@ public struct MovieMissingIdentifierRule: PairRule {
         defaultSeverity: .error,
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(id: nil)),
-                        .finding(on: "IMG_0001.MOV", saying: "com.apple.quicktime.content.identifier", Sample.uuidA)),
+                        .finding(on: "IMG_0001.MOV", saying: "com.apple.quicktime.content.identifier", Sample.uuidA),
+                        repairs: [.setIdentifier(still: Sample.uuidA, movie: nil)]),
             RuleExample(.pair(still: .heic("IMG_0001.HEIC"), movie: .mov("IMG_0001_HEVC.MOV", id: nil)),
                         .finding(on: "IMG_0001_HEVC.MOV", saying: "content.identifier"),
+                        repairs: [.setIdentifier(still: Sample.uuidA, movie: nil)],
                         note: "icloudpd names the movie of a HEIC `_HEVC`; the pair is still made by name."),
         ],
         nonTriggeringExamples: [
@@ -45,6 +47,8 @@ public struct MovieMissingIdentifierRule: PairRule {
         let hint = partnerID.map {
             "`livelint fix` adds the key '\(MovieInfo.contentIdentifierKey)' = '\($0)' (UTF-8) to the movie's moov/meta; or export the original again from Photos."
         } ?? "Export the original still and movie again from Photos; re-encoders that do not copy QuickTime metadata keys drop the identifier."
-        return [Violation(message, files: [file.path], fixHint: hint)]
+        // With its still at hand, `fix` gives both halves one identifier (the still's, or a fresh one).
+        let repair = pair.still.map { _ in Repair.setIdentifier(still: partnerID, movie: nil) }
+        return [Violation(message, files: [file.path], fixHint: hint, repair: repair)]
     }
 }

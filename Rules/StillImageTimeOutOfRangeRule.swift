@@ -24,18 +24,26 @@ public struct StillImageTimeOutOfRangeRule: PairRule {
         defaultSeverity: .error,
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: 3.2, duration: 3)),
-                        .finding(on: "IMG_0001.MOV", saying: "3.2 s", "3 s")),
+                        .finding(on: "IMG_0001.MOV", saying: "3.2 s", "3 s"),
+                        repairs: [.replaceStillImageTime(at: 1.5)],
+                        note: "`fix` replaces the track with one presented in the middle of the movie."),
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: 3, duration: 3)),
                         .finding(on: "IMG_0001.MOV", saying: "3 s"),
+                        repairs: [.replaceStillImageTime(at: 1.5)],
                         note: "The end of the movie is already outside it."),
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: -0.5)),
-                        .finding(on: "IMG_0001.MOV", saying: "-0.5 s")),
+                        .finding(on: "IMG_0001.MOV", saying: "-0.5 s"),
+                        repairs: [.replaceStillImageTime(at: 1.5)]),
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: .samples(0))),
-                        .finding(on: "IMG_0001.MOV", saying: "no sample")),
+                        .finding(on: "IMG_0001.MOV", saying: "no sample"),
+                        repairs: [.replaceStillImageTime(at: 1.5)]),
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: .samples(2))),
-                        .finding(on: "IMG_0001.MOV", saying: "2 samples")),
+                        .finding(on: "IMG_0001.MOV", saying: "2 samples"),
+                        repairs: [.replaceStillImageTime(at: 1)],
+                        note: "The first sample lies inside the movie: `fix` keeps its time."),
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: .notPresented)),
-                        .finding(on: "IMG_0001.MOV", saying: "edit list")),
+                        .finding(on: "IMG_0001.MOV", saying: "edit list"),
+                        repairs: [.replaceStillImageTime(at: 1.5)]),
         ],
         nonTriggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: 0.48, duration: 1.2333)),
@@ -52,19 +60,19 @@ public struct StillImageTimeOutOfRangeRule: PairRule {
         let track = "the still-image-time track (track \(sit.trackID))"
         let fix = "Give the track exactly one sample, presented (through the edit list) at the still's time inside the movie; or export the original movie again."
         if sit.sampleCount == 0 {
-            return [Violation("\(track) has no sample", files: [file.path], fixHint: fix)]
+            return [Violation("\(track) has no sample", files: [file.path], fixHint: fix, repair: .stillImageTime(for: movie))]
         }
         if sit.sampleCount > 1 {
-            return [Violation("\(track) has \(sit.sampleCount) samples; a Live Photo has exactly one", files: [file.path], fixHint: fix)]
+            return [Violation("\(track) has \(sit.sampleCount) samples; a Live Photo has exactly one", files: [file.path], fixHint: fix, repair: .stillImageTime(for: movie))]
         }
         guard let t = sit.presentationTime else {
             let media = sit.mediaTime.map { " (media time \(MetadataValue.format($0)) s)" } ?? ""
-            return [Violation("\(track)'s edit list never presents its sample\(media)", files: [file.path], fixHint: fix)]
+            return [Violation("\(track)'s edit list never presents its sample\(media)", files: [file.path], fixHint: fix, repair: .stillImageTime(for: movie))]
         }
         let duration = movie.duration > 0 ? movie.duration : sit.movieDuration
         guard t < 0 || t >= duration else { return [] }
         return [Violation(
             "\(track) is presented at \(MetadataValue.format(t)) s, outside the movie (0 s to \(MetadataValue.format(duration)) s)",
-            files: [file.path], fixHint: fix)]
+            files: [file.path], fixHint: fix, repair: .stillImageTime(for: movie))]
     }
 }

@@ -21,9 +21,12 @@ public struct StillImageTimeTypeRule: PairRule {
         defaultSeverity: .warning,
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: .at(1.5, type: 67, size: 4))),
-                        .finding(on: "IMG_0001.MOV", saying: "int32 (67)", "4 bytes")),
+                        .finding(on: "IMG_0001.MOV", saying: "int32 (67)", "4 bytes"),
+                        repairs: [.replaceStillImageTime(at: 1.5)],
+                        note: "`fix` replaces the track with an int8 one presented at the same time."),
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: .at(1.5, type: nil, size: 1))),
-                        .finding(on: "IMG_0001.MOV", saying: "no well-known data type")),
+                        .finding(on: "IMG_0001.MOV", saying: "no well-known data type"),
+                        repairs: [.replaceStillImageTime(at: 1.5)]),
         ],
         nonTriggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(stillImageTime: 1.5)), note: "int8, one byte, value -1 (Apple)."),
@@ -49,6 +52,7 @@ public struct StillImageTimeTypeRule: PairRule {
         return [Violation(
             "the still-image-time key (track \(sit.trackID)): " + problems.joined(separator: "; "),
             files: [file.path],
-            fixHint: "Declare the key with dtyp 65 (int8) and write a one-byte sample (-1 or 0).")]
+            fixHint: "Declare the key with dtyp 65 (int8) and write a one-byte sample (-1 or 0).",
+            repair: file.movie.map(Repair.stillImageTime(for:)))]
     }
 }

@@ -27,12 +27,15 @@ public struct StillMissingIdentifierRule: PairRule {
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(id: nil), movie: .mov()),
                         .finding(on: "IMG_0001.JPG", saying: "0x0011", Sample.uuidA),
+                        repairs: [.setIdentifier(still: nil, movie: Sample.uuidA)],
                         note: "The makernote is there but has no tag 0x0011; the movie still has its identifier."),
             RuleExample(.pair(still: .jpeg(makerNote: false), movie: .mov(id: nil)),
                         .finding(on: "IMG_0001.JPG", saying: "no Apple MakerNote"),
-                        note: "A converter dropped the whole MakerNote."),
+                        repairs: [.setIdentifier(still: nil, movie: nil)],
+                        note: "A converter dropped the whole MakerNote; `fix` gives both halves a fresh identifier."),
             RuleExample(.files(.livp(members: [.jpeg("IMG_0001.JPG.jpeg", makerNote: false), .mov("IMG_0001.JPG.mov")])),
-                        .finding(on: "IMG_0001.livp!IMG_0001.JPG.jpeg", saying: "no Apple MakerNote")),
+                        .finding(on: "IMG_0001.livp!IMG_0001.JPG.jpeg", saying: "no Apple MakerNote"),
+                        repairs: [.setIdentifier(still: nil, movie: Sample.uuidA)]),
         ],
         nonTriggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov())),
@@ -62,6 +65,8 @@ public struct StillMissingIdentifierRule: PairRule {
         let hint = partnerID.map {
             "`livelint fix` writes '\($0)' into makernote tag 0x0011 of the still; or export the original still and movie again from Photos."
         } ?? "Export the original still and movie again from Photos; converters and editors drop the MakerNote (exiftool cannot create one, `livelint fix` can)."
-        return [Violation(message, files: [file.path], fixHint: hint)]
+        // With its movie at hand, `fix` gives both halves one identifier (the movie's, or a fresh one).
+        let repair = pair.movie.map { _ in Repair.setIdentifier(still: nil, movie: partnerID) }
+        return [Violation(message, files: [file.path], fixHint: hint, repair: repair)]
     }
 }

@@ -23,9 +23,12 @@ public struct VideoCodecRule: PairRule {
         defaultSeverity: .error,
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "hev1")),
-                        .finding(on: "IMG_0001.MOV", saying: "'hev1'")),
+                        .finding(on: "IMG_0001.MOV", saying: "'hev1'"),
+                        repairs: [.retagVideoSampleEntry(from: "hev1", to: "hvc1")],
+                        note: "`fix` retags the sample entry as hvc1; the samples stay as they are."),
             RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "av01")),
-                        .finding(on: "IMG_0001.MOV", saying: "'av01'")),
+                        .finding(on: "IMG_0001.MOV", saying: "'av01'"),
+                        note: "Another codec needs a re-encode: no repair is attached."),
             RuleExample(.pair(still: .jpeg(), movie: .mov(codec: nil)),
                         .finding(on: "IMG_0001.MOV", saying: "no video track")),
         ],
@@ -53,7 +56,9 @@ public struct VideoCodecRule: PairRule {
         default:
             hint = "Re-encode the video as H.264 (avc1) or HEVC (hvc1), keeping the metadata keys and the still-image-time track."
         }
+        // Only `hev1` is mended (a retag; the samples stay): anything else needs a re-mux or a re-encode.
+        let repair: Repair? = video.codec == "hev1" ? .retagVideoSampleEntry(from: "hev1", to: "hvc1") : nil
         return [Violation("the video's sample entry is '\(video.codec)'\(name); Live Photos use 'avc1' (H.264) or 'hvc1' (HEVC)",
-                          files: [file.path], fixHint: hint)]
+                          files: [file.path], fixHint: hint, repair: repair)]
     }
 }

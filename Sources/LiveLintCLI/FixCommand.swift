@@ -96,15 +96,16 @@ struct FixCommand: AsyncParsableCommand {
             for pair in Pairing.pair(files) {
                 guard let still = pair.still, let movie = pair.movie else { continue }
                 let label = "\(still.path) + \(movie.path)"
+                // The repairs the enabled rules attach to what they find on this pair: fix mends
+                // exactly what lint reports as repairable, nothing it detects on its own.
+                let plan = RepairPlanner.plan(still: still, movie: movie, repairs: engine.repairs(for: pair))
                 if pair.archive != nil {
-                    let plan = RepairPlanner.plan(still: still, movie: movie)
                     if !plan.isClean {
                         skipped += 1
                         Terminal.err("livelint: \(label): inside \(pair.archive ?? "an archive"); unpack it first (livelint unpack)\n")
                     }
                     continue
                 }
-                let plan = RepairPlanner.plan(still: still, movie: movie)
                 if plan.isClean {
                     clean += 1
                     continue

@@ -165,6 +165,30 @@ public struct LintEngine: Sendable {
         return baseline.filter(findings).kept.count
     }
 
+    /// The repairs the enabled rules attach to what they find on `pair` (``Violation/repair``):
+    /// the pair rules on the pair, the file rules on each half. Each distinct repair once, in rule
+    /// id order; empty for a clean pair. This is what `livelint fix` applies, so a rule that is
+    /// switched off gets nothing repaired. Scan rules are not asked (they need the whole scan, and
+    /// none attaches a repair); the baseline does not apply.
+    public func repairs(for pair: LivePair) -> [Repair] {
+        var repairs: [Repair] = []
+        func collect(_ violations: [Violation]) {
+            for v in violations { if let r = v.repair, !repairs.contains(r) { repairs.append(r) } }
+        }
+        for rule in active {
+            switch rule.rule {
+            case let r as any FileRule:
+                if let still = pair.still { collect(r.check(file: still)) }
+                if let movie = pair.movie { collect(r.check(file: movie)) }
+            case let r as any PairRule:
+                collect(r.check(pair: pair))
+            default:
+                continue
+            }
+        }
+        return repairs
+    }
+
     /// The order of findings: first file, rule id, message, then the remaining files and severity.
     public static func findingOrder(_ a: Finding, _ b: Finding) -> Bool {
         let fa = a.files.first ?? "", fb = b.files.first ?? ""

@@ -56,11 +56,17 @@ public struct Violation: Sendable, Hashable {
     public var files: [String]
     /// How to fix it; kept apart from the message.
     public var fixHint: String?
+    /// The edit `livelint fix` makes for this finding, when it can make one (see ``Repair``).
+    /// `fix` applies only what the enabled rules attach: a problem no rule asks to repair is left
+    /// alone. Violations exist only for files that are not clean, so carrying one costs clean
+    /// files nothing; repairs stay in memory and are never written into reports.
+    public var repair: Repair?
 
-    public init(_ message: String, files: [String], fixHint: String? = nil) {
+    public init(_ message: String, files: [String], fixHint: String? = nil, repair: Repair? = nil) {
         self.message = message
         self.files = files
         self.fixHint = fixHint
+        self.repair = repair
     }
 }
 

@@ -64,7 +64,11 @@ public enum RuleDocumentation {
         out += "## Configuration\n\n```yaml\nversion: 1\nrules:\n"
         out += "  \(d.identifier): \(configurationExample(d))\n```\n\n"
         out += "## Examples\n\n"
-        out += "Each example is a scan given as model values; the lines after `→` are what the rule reports on it.\n\n"
+        out += "Each example is a scan given as model values; the lines after `→` are what the rule reports on it"
+        if (d.triggeringExamples + d.nonTriggeringExamples).contains(where: { !$0.repairs.isEmpty }) {
+            out += ", and `repair:` what `livelint fix` does about it (the repair the finding carries)"
+        }
+        out += ".\n\n"
         out += "### Flagged\n\n"
         for example in d.triggeringExamples { out += markdown(example, rule: rule) }
         out += "### Not flagged\n\n"
@@ -142,7 +146,8 @@ public enum RuleDocumentation {
     // MARK: Shared rendering
 
     /// An example as text: its options, one line per file, then `→` and each finding the rule
-    /// reports on it (or `→ nothing`). The findings come from running the example.
+    /// reports on it (or `→ nothing`), then `repair:` and each repair the findings carry. The
+    /// findings and repairs come from running the example.
     public static func exampleText(_ example: RuleExample, rule: any Rule.Type) -> String {
         var out = ""
         if !example.options.isEmpty {
@@ -161,6 +166,8 @@ public enum RuleDocumentation {
             out += "→ \(f.severity.rawValue) \(f.ruleID): \(f.message)\n"
             if let hint = f.fixHint { out += "  fix: \(hint)\n" }
         }
+        // The repairs the findings carry, as `livelint fix` applies them.
+        for repair in (try? example.runRepairs(rule)) ?? [] { out += "  repair: \(repair)\n" }
         return out
     }
 

@@ -4,15 +4,21 @@ import LiveModel
 /// must report on it — none for a non-triggering example. The rules' example test runs every one,
 /// and a failure points at the line where the example was written (captured here).
 ///
+/// An example also states the repairs the rule attaches for `livelint fix` (none unless given),
+/// and the test checks them too.
+///
 /// ```swift
 /// RuleExample(.pair(still: .jpeg(id: Sample.uuidA), movie: .mov(id: Sample.uuidA, codec: "hev1")),
-///             .finding(on: "IMG_0001.MOV", saying: "hev1"))
+///             .finding(on: "IMG_0001.MOV", saying: "hev1"),
+///             repairs: [.retagVideoSampleEntry(from: "hev1", to: "hvc1")])
 /// ```
 public struct RuleExample: Sendable {
     /// The files of the scan, as readers would produce them.
     public var files: [MediaFile]
     /// The findings of this rule expected on `files`, in any order.
     public var expected: [ExpectedFinding]
+    /// The repairs this rule attaches on `files` (``runRepairs(_:)``), each once, in any order.
+    public var repairs: [Repair]
     /// Options for this run (on top of the rule's defaults).
     public var options: [String: OptionValue]
     /// A few words on what the example shows, for the docs.
@@ -23,17 +29,33 @@ public struct RuleExample: Sendable {
     public var line: Int
     public var column: Int
 
-    public init(_ scan: SampleScan, _ expected: ExpectedFinding..., options: [String: OptionValue] = [:],
-                note: String? = nil, fileID: String = #fileID, filePath: String = #filePath,
-                line: Int = #line, column: Int = #column) {
+    public init(_ scan: SampleScan, _ expected: ExpectedFinding..., repairs: [Repair] = [],
+                options: [String: OptionValue] = [:], note: String? = nil, fileID: String = #fileID,
+                filePath: String = #filePath, line: Int = #line, column: Int = #column) {
         self.files = scan.files
         self.expected = expected
+        self.repairs = repairs
         self.options = options
         self.note = note
         self.fileID = fileID
         self.filePath = filePath
         self.line = line
         self.column = column
+    }
+}
+
+extension RuleExample {
+    /// Runs `rule` alone on this example as ``run(_:)`` does and returns the repairs it attaches
+    /// (``LintEngine/repairs(for:)``) on every pair and lone half of the scan, in pairing order,
+    /// each distinct repair once.
+    public func runRepairs(_ rule: any Rule.Type) throws(ConfigurationError) -> [Repair] {
+        let config = Configuration(rules: [rule.description.identifier: RuleSetting(enabled: true, options: options)])
+        let engine = try LintEngine(rules: [rule], configuration: config)
+        var repairs: [Repair] = []
+        for pair in Pairing.pair(files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }) {
+            for r in engine.repairs(for: pair) where !repairs.contains(r) { repairs.append(r) }
+        }
+        return repairs
     }
 }
 

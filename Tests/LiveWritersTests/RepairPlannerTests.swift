@@ -1,7 +1,25 @@
 import Foundation
+import LiveLintEngine
 import LiveModel
+import Rules
 import Testing
 @testable import LiveWriters
+
+/// What `livelint fix` does for one pair: the repairs the built-in rules (default configuration)
+/// attach to it, then the plan made from them.
+enum Planning {
+    static let engine: LintEngine = {
+        do { return try LintEngine(rules: builtinRules) } catch { fatalError("the built-in rules do not configure: \(error)") }
+    }()
+
+    static func repairs(still: MediaFile, movie: MediaFile) -> [Repair] {
+        engine.repairs(for: LivePair(still: still, movie: movie, pairedBy: .name))
+    }
+
+    static func plan(still: MediaFile, movie: MediaFile, freshIdentifier: () -> String = { UUID().uuidString }) -> RepairPlan {
+        RepairPlanner.plan(still: still, movie: movie, repairs: repairs(still: still, movie: movie), freshIdentifier: freshIdentifier)
+    }
+}
 
 struct RepairPlannerTests {
     static let upper = "6E1F7C2A-3B4D-4E5F-8A9B-0C1D2E3F4A5B"
@@ -23,7 +41,7 @@ struct RepairPlannerTests {
 
     @Test func aGoodPairNeedsNothing() {
         let (s, m) = Self.pair(still: Self.upper, movie: Self.upper)
-        let plan = RepairPlanner.plan(still: s, movie: m)
+        let plan = Planning.plan(still: s, movie: m)
         #expect(plan.isClean)
         #expect(!plan.isRepairable)
         #expect(plan.actions.isEmpty)
@@ -41,7 +59,7 @@ struct RepairPlannerTests {
     ] as [(String?, String?, RepairPlan.Source, Bool, Bool)])
     func theRightIdentifierWins(still: String?, movie: String?, source: RepairPlan.Source, editStill: Bool, editMovie: Bool) {
         let (s, m) = Self.pair(still: still, movie: movie)
-        let plan = RepairPlanner.plan(still: s, movie: m)
+        let plan = Planning.plan(still: s, movie: m)
         #expect(plan.identifierSource == source)
         #expect(plan.identifier == (source == .still ? still : movie))
         #expect(plan.editStill == editStill)
@@ -52,7 +70,7 @@ struct RepairPlannerTests {
 
     @Test func neitherIdentifierGivesBothAFreshOne() {
         let (s, m) = Self.pair(still: nil, movie: nil)
-        let plan = RepairPlanner.plan(still: s, movie: m, freshIdentifier: { Self.upper })
+        let plan = Planning.plan(still: s, movie: m, freshIdentifier: { Self.upper })
         #expect(plan.identifierSource == .fresh)
         #expect(plan.identifier == Self.upper)
         #expect(plan.editStill)
@@ -61,16 +79,16 @@ struct RepairPlannerTests {
 
     @Test func stillImageTimeIsAddedAtTheMiddleOrReplaced() {
         let (s, m) = Self.pair(still: Self.upper, movie: Self.upper, stillImageTime: nil)
-        #expect(RepairPlanner.plan(still: s, movie: m).movieEdit?.stillImageTime == 1.5)
+        #expect(Planning.plan(still: s, movie: m).movieEdit?.stillImageTime == 1.5)
         let (s2, m2) = Self.pair(still: Self.upper, movie: Self.upper, stillImageTime: 7)
-        #expect(RepairPlanner.plan(still: s2, movie: m2).movieEdit?.stillImageTime == 1.5)
+        #expect(Planning.plan(still: s2, movie: m2).movieEdit?.stillImageTime == 1.5)
         let (s3, m3) = Self.pair(still: Self.upper, movie: Self.upper, stillImageTime: 0.5)
-        #expect(RepairPlanner.plan(still: s3, movie: m3).movieEdit == nil)
+        #expect(Planning.plan(still: s3, movie: m3).movieEdit == nil)
     }
 
     @Test func hev1IsRetagged() {
         let (s, m) = Self.pair(still: Self.upper, movie: Self.upper, codec: "hev1")
-        let plan = RepairPlanner.plan(still: s, movie: m)
+        let plan = Planning.plan(still: s, movie: m)
         #expect(plan.movieEdit?.videoSampleEntryFormat == "hvc1")
         #expect(plan.movieEdit?.contentIdentifier == nil)
     }
@@ -78,7 +96,7 @@ struct RepairPlannerTests {
     @Test func aHEICWithoutIdentifierIsRepairable() {
         // Its Exif item is rewritten (HEICExifRewriter) with the movie's identifier.
         let (s, m) = Self.pair(still: nil, movie: Self.upper, stillFormat: .heic)
-        let plan = RepairPlanner.plan(still: s, movie: m)
+        let plan = Planning.plan(still: s, movie: m)
         #expect(plan.isRepairable)
         #expect(plan.editStill)
         #expect(plan.identifier == Self.upper)

@@ -24,7 +24,8 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// Runs every rule's examples; a failure points at the line where the example was written.
+/// Runs every rule's examples (findings and repairs); a failure points at the line where the
+/// example was written.
 @Test(arguments: ExampleCase.all)
 func ruleExample(_ c: ExampleCase) throws {
     let d = c.rule.description
@@ -44,6 +45,10 @@ func ruleExample(_ c: ExampleCase) throws {
     for extra in unmatched {
         Issue.record("unexpected finding on \(extra.files): \(extra.message)", sourceLocation: here)
     }
+    // The repairs the rule attaches for `livelint fix`: exactly those the example states.
+    let repairs = try c.example.runRepairs(c.rule)
+    #expect(repairs.count == c.example.repairs.count && Set(repairs) == Set(c.example.repairs),
+            "expected repairs \(c.example.repairs); got \(repairs)", sourceLocation: here)
     for f in findings {
         #expect(f.ruleID == d.identifier, sourceLocation: here)
         #expect(f.severity == d.defaultSeverity, sourceLocation: here)

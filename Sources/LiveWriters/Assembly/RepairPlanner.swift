@@ -5,7 +5,7 @@ import LiveModel
 public struct RepairPlan: Sendable {
     /// Where the identifier both halves will carry comes from.
     public enum Source: String, Sendable {
-        /// Both halves already agree.
+        /// Both halves already agree (or no enabled rule asks to change their identifiers).
         case agreed
         case still
         case movie
@@ -33,10 +33,15 @@ public struct RepairPlan: Sendable {
     public var isClean: Bool { !editStill && movieEdit == nil && blockers.isEmpty }
 }
 
-/// Decides repairs for a pair: missing or mismatched identifier, missing (or unusable)
-/// still-image-time track, `hev1` video that Apple players refuse.
+/// Turns the repairs the rules attached to a pair's findings into one plan: a missing or
+/// mismatched identifier, a missing (or unusable) still-image-time track, `hev1` video that Apple
+/// players refuse. It does not look for problems itself (the rules found them, see ``Repair``):
+/// it chooses the winning identifier, merges the repairs, and says what blocks writing.
 public enum RepairPlanner {
-    /// Plans the repair of `still` + `movie` (files as `MediaInspector` read them).
+    /// Plans the repair of `still` + `movie` (files as `MediaInspector` read them) from `repairs`,
+    /// the repairs the enabled rules attached for this pair (`LintEngine.repairs(for:)`); no
+    /// repairs, nothing to do (unless a half does not read: that blocks the pair, since it cannot
+    /// be rewritten).
     ///
     /// Which identifier wins on a mismatch: an upper-case UUID beats a lower-case one, which beats
     /// anything that is not a UUID; on a tie the still's wins. Why the still: the movie is the
@@ -44,88 +49,113 @@ public enum RepairPlanner {
     /// Exif rewrite goes through exiv2 (a HEIC's Exif item is re-encoded and moved); and the still is
     /// the half photo libraries index (Photos, Immich and PhotoPrism key the pair on it).
     /// When only one half has an identifier, it is copied to the other; when neither does, a fresh
-    /// upper-case UUID is made with `freshIdentifier`.
-    public static func plan(still: MediaFile, movie: MediaFile,
+    /// upper-case UUID is made with `freshIdentifier`. The candidates are those the rule saw
+    /// (``Repair/setIdentifier(still:movie:)``); without that repair each half keeps its own.
+    public static func plan(still: MediaFile, movie: MediaFile, repairs: [Repair],
                             freshIdentifier: () -> String = { UUID().uuidString }) -> RepairPlan {
         var blockers: [String] = []
         if let e = still.error { blockers.append("the still does not read: \(e)") }
         if let e = movie.error { blockers.append("the movie does not read: \(e)") }
-        let s = still.still?.contentIdentifier.flatMap { $0.isEmpty ? nil : $0 }
-        let m = movie.movie?.contentIdentifier.flatMap { $0.isEmpty ? nil : $0 }
+        // The first repair of each kind; rules that flag the same thing attach the same repair.
+        var candidates: (still: String?, movie: String?)?
+        var stillImageTime: (at: Double?, replacing: Bool)?
+        var retag: (from: String, to: String)?
+        for repair in repairs {
+            switch repair {
+            case let .setIdentifier(s, m):
+                if candidates == nil { candidates = (s, m) }
+            case let .addStillImageTime(at):
+                if stillImageTime == nil { stillImageTime = (at, false) }
+            case let .replaceStillImageTime(at):
+                if stillImageTime == nil { stillImageTime = (at, true) }
+            case let .retagVideoSampleEntry(from, to):
+                if retag == nil { retag = (from, to) }
+            }
+        }
+        func nonEmpty(_ id: String?) -> String? { id.flatMap { $0.isEmpty ? nil : $0 } }
 
         var identifier: String
         var source: RepairPlan.Source
         var reason: String?
-        switch (s, m) {
-        case let (s?, m?) where s == m:
-            identifier = s
-            source = .agreed
-        case let (s?, m?):
-            if rank(m) > rank(s) {
-                identifier = m
-                source = .movie
-                reason = "the movie's identifier wins: '\(m)' is \(rankName(m)), the still's '\(s)' is \(rankName(s))"
-            } else {
-                identifier = s
-                source = .still
-                reason = rank(s) > rank(m)
-                    ? "the still's identifier wins: '\(s)' is \(rankName(s)), the movie's '\(m)' is \(rankName(m))"
-                    : "the still's identifier wins ('\(s)' over the movie's '\(m)'): photo libraries key the pair on the still, and the movie is the half rewritten byte-exactly"
-            }
-        case let (s?, nil):
-            identifier = s
-            source = .still
-            reason = "only the still has an identifier ('\(s)'): the movie gets it"
-        case let (nil, m?):
-            identifier = m
-            source = .movie
-            reason = "only the movie has an identifier ('\(m)'): the still gets it"
-        case (nil, nil):
-            identifier = freshIdentifier()
-            source = .fresh
-            reason = "neither half has an identifier: both get a fresh one, '\(identifier)'"
-        }
-
-        var actions: [String] = []
-        let editStill = s != identifier
-        if editStill {
-            actions.append("still: set makernote ContentIdentifier (0x0011) to '\(identifier)'" + (s.map { " (was '\($0)')" } ?? " (had none)"))
-            if ![.jpeg, .heic, .heif].contains(still.format) {
-                blockers.append("the still is \(still.format.rawValue.uppercased()); only JPEG and HEIC stills are written")
-            }
-        }
+        var editStill = false
         var edit = LivePhotoMovieEdit(contentIdentifier: nil, stillImageTime: nil)
         var editMovie = false
-        if m != identifier {
-            edit.contentIdentifier = identifier
-            editMovie = true
-            actions.append("movie: set com.apple.quicktime.content.identifier to '\(identifier)'" + (m.map { " (was '\($0)')" } ?? " (had none)"))
-        }
-        if let info = movie.movie {
-            let sit = info.stillImageTime
-            let usable = sit.map { $0.isInsideMovie && $0.dataType == WellKnownDataType.int8 && $0.payloadSize == 1 } ?? false
-            if !usable {
-                let duration = info.duration
-                if duration > 0 {
-                    // Keep a time that was inside the movie (only the type was wrong); else the middle.
-                    let keep = sit.flatMap { $0.presentationTime }.flatMap { $0 >= 0 && $0 < duration ? $0 : nil }
-                    let at = keep ?? duration / 2
-                    edit.stillImageTime = at
-                    editMovie = true
-                    let what = sit == nil ? "add a still-image-time track" : "replace the unusable still-image-time track"
-                    actions.append("movie: \(what) (int8 -1) at \(MetadataValue.format((at * 1000).rounded() / 1000)) s")
+        var actions: [String] = []
+        if let candidates {
+            let s = nonEmpty(candidates.still), m = nonEmpty(candidates.movie)
+            switch (s, m) {
+            case let (s?, m?) where s == m:
+                identifier = s
+                source = .agreed
+            case let (s?, m?):
+                if rank(m) > rank(s) {
+                    identifier = m
+                    source = .movie
+                    reason = "the movie's identifier wins: '\(m)' is \(rankName(m)), the still's '\(s)' is \(rankName(s))"
                 } else {
-                    blockers.append("the movie has no duration to place a still-image-time in")
+                    identifier = s
+                    source = .still
+                    reason = rank(s) > rank(m)
+                        ? "the still's identifier wins: '\(s)' is \(rankName(s)), the movie's '\(m)' is \(rankName(m))"
+                        : "the still's identifier wins ('\(s)' over the movie's '\(m)'): photo libraries key the pair on the still, and the movie is the half rewritten byte-exactly"
+                }
+            case let (s?, nil):
+                identifier = s
+                source = .still
+                reason = "only the still has an identifier ('\(s)'): the movie gets it"
+            case let (nil, m?):
+                identifier = m
+                source = .movie
+                reason = "only the movie has an identifier ('\(m)'): the still gets it"
+            case (nil, nil):
+                identifier = freshIdentifier()
+                source = .fresh
+                reason = "neither half has an identifier: both get a fresh one, '\(identifier)'"
+            }
+            editStill = s != identifier
+            if editStill {
+                actions.append("still: set makernote ContentIdentifier (0x0011) to '\(identifier)'" + (s.map { " (was '\($0)')" } ?? " (had none)"))
+                if ![.jpeg, .heic, .heif].contains(still.format) {
+                    blockers.append("the still is \(still.format.rawValue.uppercased()); only JPEG and HEIC stills are written")
                 }
             }
-            if info.video?.codec == "hev1" {
-                edit.videoSampleEntryFormat = "hvc1"
+            if m != identifier {
+                edit.contentIdentifier = identifier
                 editMovie = true
-                actions.append("movie: retag the HEVC sample entry 'hev1' as 'hvc1' (samples unchanged)")
+                actions.append("movie: set com.apple.quicktime.content.identifier to '\(identifier)'" + (m.map { " (was '\($0)')" } ?? " (had none)"))
+            }
+        } else {
+            // No rule asks for a new identifier: each half keeps its own, and the movie's is the
+            // one a rewritten movie is verified against.
+            let m = nonEmpty(movie.movie?.contentIdentifier)
+            identifier = m ?? nonEmpty(still.still?.contentIdentifier) ?? ""
+            source = .agreed
+            if m == nil && (stillImageTime != nil || retag != nil) {
+                blockers.append("the movie has no identifier, and no enabled rule asks to give it one")
             }
         }
+        if let stillImageTime {
+            if let at = stillImageTime.at {
+                edit.stillImageTime = at
+                editMovie = true
+                let what = stillImageTime.replacing ? "replace the unusable still-image-time track" : "add a still-image-time track"
+                actions.append("movie: \(what) (int8 -1) at \(MetadataValue.format((at * 1000).rounded() / 1000)) s")
+            } else {
+                blockers.append("the movie has no duration to place a still-image-time in")
+            }
+        }
+        if let retag {
+            edit.videoSampleEntryFormat = retag.to
+            editMovie = true
+            let codec = retag.from == "hev1" ? "HEVC" : "video"
+            actions.append("movie: retag the \(codec) sample entry '\(retag.from)' as '\(retag.to)' (samples unchanged)")
+        }
+        // A half that does not read cannot be rewritten, so it blocks the pair even when no rule
+        // asked for a repair (the rules leave unreadable halves to `unreadable-file`).
+        let unreadable = still.error != nil || movie.error != nil
         return RepairPlan(identifier: identifier, identifierSource: source, reason: editStill || editMovie ? reason : nil,
-                          editStill: editStill, movieEdit: editMovie ? edit : nil, actions: actions, blockers: editStill || editMovie ? blockers : [])
+                          editStill: editStill, movieEdit: editMovie ? edit : nil, actions: actions,
+                          blockers: editStill || editMovie || unreadable ? blockers : [])
     }
 
     static func rank(_ s: String) -> Int {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveLintEngine
+import LiveLintKit
 import LiveModel
 import Reporters
 import Rules
@@ -33,13 +34,13 @@ struct MergeCommand: AsyncParsableCommand {
     var inputs: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Report format: jsonl, text, sarif, junit or github.", valueName: "format"))
-    var format: MergeFormatOption = .jsonl
+    var format = MergeFormat(.jsonl)
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the report to this file (atomically) instead of standard output.", valueName: "file"))
     var output: String?
 
     @Option(name: .long, help: ArgumentHelp("Exit 1 when a finding is at or above this severity (default: error).", valueName: "severity"))
-    var failOn: SeverityOption?
+    var failOn: Severity?
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("Name at least one file to merge.") }
@@ -63,24 +64,15 @@ struct MergeCommand: AsyncParsableCommand {
                 }
             }
             let result = merger.result()
-            let threshold = failOn?.severity ?? .error
-            let report = LintReporters.render(result, format: format.format, rules: builtinRegistry.summaries,
-                                              toolVersion: livelintVersion, failOn: threshold)
+            let report = LintReport(format: format.format, failOn: failOn ?? .error, rules: builtinRegistry.summaries)
             if let output {
-                do { try ReportWriter.write(report, to: output) } catch {
-                    throw UserError("cannot write the report to \(output): \(error.localizedDescription)")
-                }
+                try report.write(result, toFile: output)
             } else {
-                Terminal.out(report)
+                Terminal.out(report.render(result))
             }
-            return result.exitCode(failOn: threshold)
+            return result.exitCode(failOn: report.failOn)
         }
     }
-}
-
-enum MergeFormatOption: String, ExpressibleByArgument, CaseIterable {
-    case jsonl, text, sarif, junit, github
-    var format: LintReportFormat { LintReportFormat(rawValue: rawValue) ?? .jsonl }
 }
 
 /// An input line `merge` cannot use: where it is and why.

@@ -138,6 +138,25 @@ public struct LibraryScan: Sendable {
     ///
     /// The files read go out of scope here, so only the result outlives the scan.
     public func run(progress: ((ScanEvent) -> Void)? = nil) async throws(PipelineError) -> LintResult {
+        let (files, fileFindings) = await read(progress: progress)
+        let shard = options.shard
+        if let path = options.identifierList {
+            let list = IdentifierList.render(IdentifierList.records(files, shard: shard?.description ?? "1/1"))
+            do { try ReportWriter.write(list, to: path) } catch {
+                throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
+            }
+        }
+        let result = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pair in
+            if pair.isComplete { progress?(.pairFormed(pair.record)) }
+        })
+        progress?(.finished(result.summary))
+        return result
+    }
+
+    /// Walks and reads the library (slimmed, sharded, checked by the file rules), plus a record
+    /// for each path that could not be listed. The walker's listing ends here, before the engine
+    /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
+    func read(progress: ((ScanEvent) -> Void)?) async -> (files: [MediaFile], fileFindings: [Finding]) {
         let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
@@ -157,16 +176,6 @@ public struct LibraryScan: Sendable {
             progress?(.fileRead(path: problem.path, inShard: true,
                                 findings: progress == nil ? 0 : engine.countAfterBaseline(findings)))
         }
-        if let path = options.identifierList {
-            let list = IdentifierList.render(IdentifierList.records(files, shard: shard?.description ?? "1/1"))
-            do { try ReportWriter.write(list, to: path) } catch {
-                throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
-            }
-        }
-        let result = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pair in
-            if pair.isComplete { progress?(.pairFormed(pair.record)) }
-        })
-        progress?(.finished(result.summary))
-        return result
+        return (files, fileFindings)
     }
 }

@@ -177,10 +177,6 @@ public struct LintEngine: Sendable {
         return baseline.filter(findings).kept.count
     }
 
-    /// How many findings the enabled file rules make on `file` and its `.livp` members, baseline
-    /// applied: what a progress display can count while a scan is still being read.
-    public func fileFindingCount(_ file: MediaFile) -> Int { countAfterBaseline(fileFindings(file)) }
-
     /// The order of findings: first file, rule id, message, then the remaining files and severity.
     public static func findingOrder(_ a: Finding, _ b: Finding) -> Bool {
         let fa = a.files.first ?? "", fb = b.files.first ?? ""

@@ -12,6 +12,8 @@ import PackageDescription
 //   LiveLintEngine   rule protocol, registry, pairing, configuration, baseline, runner.
 //   Rules            built-in rules, one file per rule (path: "Rules").
 //   Reporters        pure functions from results to text / JSON / SARIF / JUnit / GitHub.
+//   LiveLintKit      the pipelines: scanning a library (walk, read, slim, shard, pair, rules,
+//                    progress events) and repairing pairs (plan, write, verify). No printing.
 //   LiveLintCLI      the argument-parser commands; `livelint` is a two-line main.
 let package = Package(
     name: "livelint",
@@ -56,9 +58,13 @@ let package = Package(
         .target(name: "Rules", dependencies: ["LiveModel", "LiveLintEngine"], path: "Rules"),
         .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),
         .target(
+            name: "LiveLintKit",
+            dependencies: ["LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters"]
+        ),
+        .target(
             name: "LiveLintCLI",
             dependencies: [
-                "LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
+                "LiveLintKit", "LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,6 +102,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules"]),
+        .testTarget(name: "LiveLintKitTests", dependencies: ["LiveLintKit", "LiveLintEngine", "LiveModel", "Rules", "TestSupport"]),
         .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveLintEngine", "LiveModel", "LiveReaders", "LiveWriters", "Rules", "TestSupport"], exclude: ["Golden"]),
     ],
     cxxLanguageStandard: .cxx14

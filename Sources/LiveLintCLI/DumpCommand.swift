@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiveLintKit
 import LiveModel
 import LiveReaders
 import Reporters
@@ -24,7 +25,7 @@ struct DumpCommand: AsyncParsableCommand {
     )
 
     @Option(name: .long, help: "Output format: text (for people) or json (one document, schemaVersion 1).")
-    var format: DumpFormatOption = .text
+    var format: DumpFormat = .text
 
     @Flag(name: .long, help: "List every timed-metadata sample instead of a summary of long runs.")
     var allSamples = false
@@ -33,7 +34,7 @@ struct DumpCommand: AsyncParsableCommand {
     var noStreamProperties = false
 
     @Option(name: .long, help: "Colour in text output: auto (on a terminal), always or never.")
-    var color: ColorChoiceOption = .auto
+    var color: ColorChoice = .auto
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the report to this file instead of standard output.", valueName: "file"))
     var output: String?
@@ -50,8 +51,8 @@ struct DumpCommand: AsyncParsableCommand {
             var options = InspectOptions.dump
             options.streamProperties = !noStreamProperties
             let results = files.map { MediaInspector.inspect(path: $0, options: options) }
-            let colored = format == .text && output == nil && Terminal.useColor(color.value, fd: STDOUT_FILENO)
-            let text = DumpReporters.render(results, format: format.format,
+            let colored = format == .text && output == nil && Terminal.useColor(color, fd: STDOUT_FILENO)
+            let text = DumpReporters.render(results, format: format,
                                             options: DumpOptions(allSamples: allSamples, color: colored))
             if let output {
                 do { try ReportWriter.write(text, to: output) } catch {
@@ -64,14 +65,4 @@ struct DumpCommand: AsyncParsableCommand {
             return unreadable ? LiveLintExit.failure : LiveLintExit.clean
         }
     }
-}
-
-enum DumpFormatOption: String, ExpressibleByArgument, CaseIterable {
-    case text, json
-    var format: DumpFormat { DumpFormat(rawValue: rawValue) ?? .text }
-}
-
-enum ColorChoiceOption: String, ExpressibleByArgument, CaseIterable {
-    case auto, always, never
-    var value: ColorChoice { ColorChoice(rawValue: rawValue) ?? .auto }
 }

@@ -1,10 +1,5 @@
 import ArgumentParser
-import Foundation
-import LiveLintEngine
-import LiveModel
-import LiveReaders
-import LiveWriters
-import Rules
+import LiveLintKit
 
 struct FixCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,110 +66,41 @@ struct FixCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingUserErrors {
-            for path in paths where !FileManager.default.fileExists(atPath: path) {
-                throw UserError("no such file or folder: \(path)")
-            }
-            if let output {
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
-                    throw UserError("--output \(output) is a file, not a folder")
-                }
-            }
-            let root = LibraryWalker.root(for: paths)
-            let (entries, _) = LibraryWalker(includeHidden: includeHidden).files(in: paths)
-            // Skip our own temporary files from an interrupted run.
-            let wanted = entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) }
-            let realPath = Dictionary(wanted.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
-            let engine: LintEngine
-            do { engine = try LintEngine(rules: builtinRules) } catch { throw UserError(String(describing: error)) }
-            let files = await LibraryReader.read(wanted, options: .lint, jobs: LibraryReader.defaultJobs,
-                                                 metadataKeys: engine.metadataKeys,
-                                                 progress: Progress(total: wanted.count, enabled: false))
-            let findings = engine.run(files: files, root: root).findings
-
-            var fixed = 0, failed = 0, clean = 0, skipped = 0
-            for pair in Pairing.pair(files) {
-                guard let still = pair.still, let movie = pair.movie else { continue }
-                let label = "\(still.path) + \(movie.path)"
-                // The repairs the enabled rules attach to what they find on this pair: fix mends
-                // exactly what lint reports as repairable, nothing it detects on its own.
-                let plan = RepairPlanner.plan(still: still, movie: movie, repairs: engine.repairs(for: pair))
-                if pair.archive != nil {
-                    if !plan.isClean {
-                        skipped += 1
-                        Terminal.err("livelint: \(label): inside \(pair.archive ?? "an archive"); unpack it first (livelint unpack)\n")
-                    }
-                    continue
-                }
-                if plan.isClean {
-                    clean += 1
-                    continue
-                }
-                let ruleIDs = Set(findings.filter { $0.files.contains(still.path) || $0.files.contains(movie.path) }.map(\.ruleID)).sorted()
-                let header = "\(label)" + (ruleIDs.isEmpty ? "" : " [\(ruleIDs.joined(separator: ", "))]")
-                if !plan.blockers.isEmpty {
-                    failed += 1
-                    Terminal.err("livelint: cannot repair \(header):\n" + plan.blockers.map { "  - \($0)\n" }.joined())
-                    continue
-                }
-                var text = (dryRun ? "would repair " : "repairing ") + header + "\n"
-                if let reason = plan.reason { text += "  identifier: \(reason)\n" }
-                text += plan.actions.map { "  \($0)\n" }.joined()
-                guard let stillSource = realPath[still.path], let movieSource = realPath[movie.path] else { continue }
-                let stillTarget = target(for: stillSource, display: still.path)
-                let movieTarget = target(for: movieSource, display: movie.path)
-                if !inPlace { text += "  → \(stillTarget)\n  → \(movieTarget)\n" }
-                if !quiet { Terminal.out(text) }
-                if dryRun {
-                    fixed += 1
-                    continue
-                }
-                do {
-                    for folder in Set([stillTarget, movieTarget].map { ($0 as NSString).deletingLastPathComponent }) where !folder.isEmpty {
-                        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                    }
-                } catch {
-                    failed += 1
-                    Terminal.err("livelint: \(label): cannot create the output folder: \(error.localizedDescription)\n")
-                    continue
-                }
-                let request = PairWriteRequest(
-                    stillSource: stillSource, movieSource: movieSource, stillTarget: stillTarget, movieTarget: movieTarget,
-                    identifier: plan.identifier, editStill: plan.editStill, movieEdit: plan.movieEdit,
-                    copyUnchanged: !inPlace, preserveAttributes: inPlace, overwrite: inPlace)
-                do {
-                    let result = try LivePhotoPairWriter.write(request)
-                    fixed += 1
-                    if !quiet {
-                        let how = result.stillMethod.map { " (still: \($0.rawValue))" } ?? ""
-                        Terminal.out("  wrote \(result.written.joined(separator: ", "))\(how); \(result.trackDigests.count) tracks verified unchanged\n")
-                    }
-                } catch {
-                    failed += 1
-                    Terminal.err("livelint: cannot repair \(label): \(error)\n")
-                }
-            }
+            let destination: RepairOptions.Destination = inPlace ? .inPlace : output.map { .folder($0) } ?? .besideOriginals
+            let repair = try PairRepair(RepairOptions(paths: paths, destination: destination, dryRun: dryRun,
+                                                      includeHidden: includeHidden))
+            let summary = try await repair.run(report: print)
             let verb = dryRun ? "would repair" : "repaired"
-            var summary = "livelint: \(verb) \(fixed) pair\(fixed == 1 ? "" : "s"), \(clean) already fine"
-            if failed > 0 { summary += ", \(failed) could not be repaired" }
-            if skipped > 0 { summary += ", \(skipped) inside archives skipped" }
-            Terminal.err(summary + "\n")
-            return failed > 0 || skipped > 0 ? LiveLintExit.findings : LiveLintExit.clean
+            var line = "livelint: \(verb) \(summary.repaired) pair\(summary.repaired == 1 ? "" : "s"), \(summary.alreadyFine) already fine"
+            if summary.failed > 0 { line += ", \(summary.failed) could not be repaired" }
+            if summary.skippedInArchives > 0 { line += ", \(summary.skippedInArchives) inside archives skipped" }
+            Terminal.err(line + "\n")
+            return summary.allRepaired ? LiveLintExit.clean : LiveLintExit.findings
         }
     }
 
-    /// Where the repaired copy of `source` goes (see the help text).
-    func target(for source: String, display: String) -> String {
-        if inPlace { return source }
-        let name = (source as NSString).lastPathComponent
-        if let output {
-            let relative = display.hasPrefix("/") || display.split(separator: "/").contains("..") ? name : display
-            return (output as NSString).appendingPathComponent(relative)
+    /// One pair's outcome: the plan and what was written on stdout (unless `--quiet`), problems on stderr.
+    func print(_ event: RepairEvent) {
+        switch event {
+        case let .insideArchive(pair, archive):
+            Terminal.err("livelint: \(pair.label): inside \(archive ?? "an archive"); unpack it first (livelint unpack)\n")
+        case let .unrepairable(pair, blockers):
+            Terminal.err("livelint: cannot repair \(pair.header):\n" + blockers.map { "  - \($0)\n" }.joined())
+        case let .planned(pair, reason, actions, stillTarget, movieTarget):
+            var text = (dryRun ? "would repair " : "repairing ") + pair.header + "\n"
+            if let reason { text += "  identifier: \(reason)\n" }
+            text += actions.map { "  \($0)\n" }.joined()
+            if !inPlace { text += "  → \(stillTarget)\n  → \(movieTarget)\n" }
+            if !quiet { Terminal.out(text) }
+        case let .folderFailed(pair, message):
+            Terminal.err("livelint: \(pair.label): cannot create the output folder: \(message)\n")
+        case let .written(_, files, stillMethod, verifiedTracks):
+            if !quiet {
+                let how = stillMethod.map { " (still: \($0))" } ?? ""
+                Terminal.out("  wrote \(files.joined(separator: ", "))\(how); \(verifiedTracks) tracks verified unchanged\n")
+            }
+        case let .failed(pair, message):
+            Terminal.err("livelint: cannot repair \(pair.label): \(message)\n")
         }
-        let folder = (source as NSString).deletingLastPathComponent
-        let ext = (name as NSString).pathExtension
-        let stem = (name as NSString).deletingPathExtension
-        let fixedName = ext.isEmpty ? stem + "-fixed" : stem + "-fixed." + ext
-        return folder.isEmpty ? fixedName : (folder as NSString).appendingPathComponent(fixedName)
     }
 }

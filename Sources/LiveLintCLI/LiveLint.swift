@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
-
-/// The version printed by `--version` and written into SARIF reports.
-public let livelintVersion = "0.1.0"
+import LiveLintKit
 
 /// Exit codes, the contract CI jobs gate on.
 public enum LiveLintExit {
@@ -74,12 +72,15 @@ struct UserError: Error, CustomStringConvertible {
 }
 
 extension AsyncParsableCommand {
-    /// Runs `body`, turning a `UserError` into its message on stderr and exit code 2.
+    /// Runs `body`, turning a `UserError` or the kit's `PipelineError` into its message on stderr and exit code 2.
     func reportingUserErrors(_ body: () async throws -> Int32) async throws {
         let code: Int32
         do {
             code = try await body()
         } catch let error as UserError {
+            Terminal.err("livelint: \(error.description)\n")
+            throw ExitCode(LiveLintExit.failure)
+        } catch let error as PipelineError {
             Terminal.err("livelint: \(error.description)\n")
             throw ExitCode(LiveLintExit.failure)
         }

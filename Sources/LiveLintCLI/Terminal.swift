@@ -1,6 +1,6 @@
 import Foundation
 import LiveLintEngine
-import LiveModel
+import LiveLintKit
 
 /// Where output goes: stdout for reports, stderr for progress and errors.
 enum Terminal {
@@ -31,65 +31,49 @@ enum ColorChoice: String, CaseIterable, Sendable {
     case auto, always, never
 }
 
-/// Writes a report atomically: to a temporary file beside the target, then renamed over it, so a
-/// reader never sees half a report and an interrupted run never leaves a truncated one.
-enum ReportWriter {
-    static func write(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try Data(text.utf8).write(to: url, options: .atomic)
-    }
-}
-
-/// A one-line progress display on stderr, redrawn at most ten times a second: files read out of
-/// the total, pairs found so far (identifiers seen on both a still and a movie), findings so far
-/// (those of the file rules; pair and scan rules run once every file is read), files per second;
-/// and a closing line with all the findings. Silent unless stderr is a terminal and the user
-/// did not ask for `--quiet`.
-final class Progress: @unchecked Sendable {
-    // @unchecked: every mutable field is guarded by `lock`.
-    private let enabled: Bool
-    private let total: Int
-    private let lock = NSLock()
+/// A one-line progress display on stderr, drawn from a scan's ``ScanEvent``s and redrawn at most
+/// ten times a second: files read out of the total, pairs formed (once reading is done), findings so far (those of the
+/// file rules, counted as each file is read; pair and scan rules run once every file is read),
+/// files per second; and, when `showTotals`, a closing line with all the findings. The lint
+/// command makes one only when stderr is a terminal and the user did not ask for `--quiet`.
+final class ProgressLine {
+    private let showTotals: Bool
+    private var total = 0
     private var done = 0
-    // 64-bit hashes of the upper-cased identifiers seen, not the strings: a terminal run of
-    // 100,000 files would otherwise keep ~10 MB just to count pairs for this line.
-    private var stills = Set<UInt64>()
-    private var movies = Set<UInt64>()
     private var pairs = 0
     private var findings = 0
-    private let countFindings: (@Sendable (MediaFile) -> Int)?
     private var lastDraw = Date.distantPast
     private let start = Date()
 
-    init(total: Int, enabled: Bool, countFindings: (@Sendable (MediaFile) -> Int)? = nil) {
-        self.total = total
-        self.enabled = enabled
-        self.countFindings = countFindings
+    init(showTotals: Bool) {
+        self.showTotals = showTotals
     }
 
-    /// One more file read (`file` is nil when it belongs to another shard).
-    func advance(_ file: MediaFile? = nil) {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        done += 1
-        if let file {
-            count(file)
-            findings += countFindings?(file) ?? 0
+    func handle(_ event: ScanEvent) {
+        switch event {
+        case .walked(let files):
+            total = files
+        case .fileRead(_, _, let count):
+            done += 1
+            findings += count
+            draw(force: done == total)
+        case .pairFormed:
+            pairs += 1
+            draw(force: false)
+        case .finished(let summary):
+            draw(force: true)
+            finish(showTotals ? summary : nil)
         }
+    }
+
+    private func draw(force: Bool) {
         let now = Date()
-        guard now.timeIntervalSince(lastDraw) >= 0.1 || done == total else { return }
+        guard force || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now
-        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files, \(pairs) pairs, \(findings) findings so far, \(rate(now)) files/s")
-    }
-
-    private func count(_ file: MediaFile) {
-        if let text = file.contentIdentifier {
-            let id = Shard.fnv1a(text.uppercased())
-            if file.kind == .still, stills.insert(id).inserted, movies.contains(id) { pairs += 1 }
-            if file.kind == .movie, movies.insert(id).inserted, stills.contains(id) { pairs += 1 }
-        }
-        file.members?.forEach(count)
+        // Pairs are formed once every file is read (one pairing, in the engine): until then the
+        // line says nothing of them rather than "0 pairs".
+        let paired = done == total ? "\(pairs) pairs, " : ""
+        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files, \(paired)\(findings) findings so far, \(rate(now)) files/s")
     }
 
     private func rate(_ now: Date) -> Int {
@@ -97,10 +81,7 @@ final class Progress: @unchecked Sendable {
     }
 
     /// Clears the line and, when given, prints the summary: `files, pairs, findings, seconds, rate`.
-    func finish(_ summary: LintSummary?) {
-        guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
+    private func finish(_ summary: LintSummary?) {
         Terminal.err("\r\u{1B}[2K")
         if let s = summary {
             let now = Date()

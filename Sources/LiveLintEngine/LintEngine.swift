@@ -54,6 +54,8 @@ public struct LintEngine: Sendable {
     }
 
     private let active: [Active]
+    /// The enabled file rules, cast once: a scan runs them on every file as it is read.
+    private let fileRules: [(active: Active, rule: any FileRule)]
     /// The metadata keys the enabled rules read (``RuleDescription/readsMetadata``): what
     /// ``MediaFile/slimmedForLint(keeping:)`` must keep for this engine.
     public let metadataKeys: Set<String>
@@ -83,6 +85,7 @@ public struct LintEngine: Sendable {
             keys.formUnion(d.readsMetadata)
         }
         self.active = active
+        self.fileRules = active.compactMap { a in (a.rule as? any FileRule).map { (a, $0) } }
         self.metadataKeys = keys
         self.configuration = configuration
         self.baseline = baseline
@@ -98,7 +101,12 @@ public struct LintEngine: Sendable {
     /// `summary.files` is that count, and `summary.pairs` counts complete pairs (lone halves are
     /// in `pairs` as `.unpaired` but not counted). Findings are sorted by first file, rule id,
     /// message. Files that are not media at all are listed with their error and are not findings.
-    public func run(files: [MediaFile], root: String) -> LintResult {
+    ///
+    /// A pipeline that ran the file rules already, on each file as it was read
+    /// (``fileFindings(_:)``), passes what they found as `fileFindings` so they are not run again;
+    /// `onPair` sees every pair (complete or not) as pairing forms it, before any rule runs.
+    public func run(files: [MediaFile], root: String, fileFindings: [Finding]? = nil,
+                    onPair: ((LivePair) -> Void)? = nil) -> LintResult {
         // Files and `.livp` members are visited in place, not gathered into one more array: a
         // library-sized scan holds every file already (issue 4, flat memory).
         func forEveryFile(_ body: (MediaFile) -> Void) {
@@ -113,14 +121,15 @@ public struct LintEngine: Sendable {
         scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
 
         let pairs = Pairing.pair(files)
+        if let onPair { pairs.forEach(onPair) }
 
-        var findings: [Finding] = []
+        var findings: [Finding] = fileFindings ?? []
         func add(_ violations: [Violation], from rule: Active) { findings += rule.findings(violations) }
         var scanContext: ScanContext?
         for rule in active {
             switch rule.rule {
             case let r as any FileRule:
-                forEveryFile { add(r.check(file: $0), from: rule) }
+                if fileFindings == nil { forEveryFile { add(r.check(file: $0), from: rule) } }
             case let r as any PairRule:
                 for pair in pairs { add(r.check(pair: pair), from: rule) }
             case let r as any ScanRule:
@@ -148,19 +157,22 @@ public struct LintEngine: Sendable {
         return LintResult(root: root, files: scanned, pairs: pairs.map(\.record), findings: findings, summary: summary)
     }
 
-    /// How many findings the enabled file rules make on `file` and its `.livp` members, baseline
-    /// applied: what a progress display can count while a scan is still being read (pair and
-    /// scan rules need every file first).
-    public func fileFindingCount(_ file: MediaFile) -> Int {
+    /// The findings the enabled file rules make on `file` and its `.livp` members (the files
+    /// ``run(files:root:fileFindings:onPair:)`` visits), before the baseline: what a scan computes
+    /// once per file as soon as it is read, and hands to `run` (pair and scan rules need every
+    /// file first).
+    public func fileFindings(_ file: MediaFile) -> [Finding] {
         var findings: [Finding] = []
-        func visit(_ f: MediaFile) {
-            for rule in active {
-                guard let r = rule.rule as? any FileRule else { continue }
-                findings += rule.findings(r.check(file: f))
-            }
-            f.members?.forEach(visit)
+        for (rule, r) in fileRules {
+            findings += rule.findings(r.check(file: file))
+            for member in file.members ?? [] { findings += rule.findings(r.check(file: member)) }
         }
-        visit(file)
+        return findings
+    }
+
+    /// How many of `findings` (one file's ``fileFindings(_:)``) the baseline keeps: a file rule's
+    /// findings name only that file, so counting file by file adds up to the run's own count.
+    public func countAfterBaseline(_ findings: [Finding]) -> Int {
         guard let baseline, !findings.isEmpty else { return findings.count }
         return baseline.filter(findings).kept.count
     }

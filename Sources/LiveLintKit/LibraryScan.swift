@@ -1,0 +1,181 @@
+import Foundation
+import LiveLintEngine
+import LiveModel
+import LiveReaders
+import Rules
+
+/// Where a scan's configuration comes from.
+public enum ConfigurationSource: Sendable, Hashable {
+    /// `.livelint.yml` found from the scanned root upward; the built-in defaults when there is none.
+    case discover
+    /// This file, which must exist.
+    case file(String)
+    /// The built-in defaults; any `.livelint.yml` is ignored.
+    case defaults
+}
+
+/// What to lint and how: a plain value (the CLI fills it from `lint`'s options).
+public struct LintOptions: Sendable {
+    /// Folders, files or `.livp` archives; each must exist.
+    public var paths: [String]
+    public var configuration: ConfigurationSource
+    /// A baseline file whose findings are dropped.
+    public var baseline: String?
+    /// Also read files and folders whose names start with a dot.
+    public var includeHidden: Bool
+    /// Files read at once (at least 1).
+    public var jobs: Int
+    /// Lint only this shard of the library (every file is still read, to learn its identifier).
+    public var shard: Shard?
+    /// Also write every content identifier read (``IdentifierList``, JSON Lines) to this file.
+    public var identifierList: String?
+    /// The rules the engine may run (configuration turns them on and off).
+    public var rules: [any Rule.Type]
+
+    public init(paths: [String], configuration: ConfigurationSource = .discover, baseline: String? = nil,
+                includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs, shard: Shard? = nil,
+                identifierList: String? = nil, rules: [any Rule.Type] = builtinRules) {
+        self.paths = paths
+        self.configuration = configuration
+        self.baseline = baseline
+        self.includeHidden = includeHidden
+        self.jobs = jobs
+        self.shard = shard
+        self.identifierList = identifierList
+        self.rules = rules
+    }
+
+    /// The default for ``jobs``: the number of cores, at least 2 (I/O overlaps with parsing).
+    public static var defaultJobs: Int { max(2, ProcessInfo.processInfo.activeProcessorCount) }
+}
+
+/// What a scan reports while it runs, in order, from the task that runs it. Each is computed
+/// where the pipeline has the data anyway: a file's count when its file rules ran (as it was
+/// read), a pair when pairing formed it, the totals from the result.
+public enum ScanEvent: Sendable, Hashable {
+    /// The walk is done: this many files will be read (with a shard too: every file is read to
+    /// learn its identifier).
+    case walked(files: Int)
+    /// One file was read. `findings`: what the enabled file rules found on it and its `.livp`
+    /// members, baseline applied (0 for a file of another shard, which is dropped).
+    case fileRead(path: String, inShard: Bool, findings: Int)
+    /// Pairing tied a still and a movie together (lone halves are not reported).
+    case pairFormed(PairRecord)
+    /// The scan is done; the summary of its result.
+    case finished(LintSummary)
+}
+
+/// Lints a library: walks the paths, reads every file concurrently (a bounded number at a time),
+/// cuts each down to what the enabled rules read as soon as it is read and runs the file rules on
+/// it, keeps one shard, writes the identifier list, pairs, runs the pair and scan rules, and
+/// returns the result for a reporter (``LintReport``). Memory holds one slim record per file;
+/// the result is the same, byte for byte, whatever ``LintOptions/jobs`` is.
+///
+/// ```swift
+/// let scan = try LibraryScan(LintOptions(paths: ["Photos"]))
+/// let result = try await scan.run { event in … }
+/// LintReport(format: .json, failOn: scan.failOn(nil), rules: scan.ruleSummaries).write(result) { print($0, terminator: "") }
+/// ```
+public struct LibraryScan: Sendable {
+    public let options: LintOptions
+    /// The display name of what is scanned (the one folder given, or ".").
+    public let root: String
+    public let configuration: Configuration
+    public let engine: LintEngine
+
+    /// Checks the paths, loads the configuration and the baseline, builds the engine; throws
+    /// what a user must fix first (a path that does not exist, a bad configuration or baseline).
+    public init(_ options: LintOptions) throws(PipelineError) {
+        // Paths that do not exist are a usage error, not a finding: the user mistyped.
+        for path in options.paths where !FileManager.default.fileExists(atPath: path) {
+            throw PipelineError("no such file or folder: \(path)")
+        }
+        let root = LibraryWalker.root(for: options.paths)
+        let configuration = try Self.loadConfiguration(options.configuration, root: root, rules: options.rules)
+        let baseline: Baseline?
+        do { baseline = try options.baseline.map { path throws(BaselineError) in try Baseline.load(from: path) } } catch {
+            throw PipelineError("bad baseline \(error)")
+        }
+        do { engine = try LintEngine(rules: options.rules, configuration: configuration, baseline: baseline) } catch {
+            throw PipelineError(String(describing: error))
+        }
+        self.options = options
+        self.root = root
+        self.configuration = configuration
+    }
+
+    static func loadConfiguration(_ source: ConfigurationSource, root: String,
+                                  rules: [any Rule.Type]) throws(PipelineError) -> Configuration {
+        do {
+            switch source {
+            case .defaults:
+                return .default
+            case .file(let path):
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw PipelineError("no such configuration file: \(path)")
+                }
+                return try Configuration.load(from: path, rules: rules)
+            case .discover:
+                return try Configuration.discover(startingAt: root, rules: rules) ?? .default
+            }
+        } catch let error as ConfigurationError {
+            throw PipelineError("bad configuration: \(error.description)")
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw PipelineError(String(describing: error))
+        }
+    }
+
+    /// The severity at or above which a finding fails the run: `override`, else the
+    /// configuration's `fail-on`, else `error`.
+    public func failOn(_ override: Severity?) -> Severity { override ?? configuration.failOn ?? .error }
+
+    /// Every rule the scan could run, for reports that describe them (SARIF).
+    public var ruleSummaries: [RuleSummary] { RuleRegistry(options.rules).summaries }
+
+    /// Runs the scan. `progress`, when given, sees each ``ScanEvent`` in order.
+    ///
+    /// The files read go out of scope here, so only the result outlives the scan.
+    public func run(progress: ((ScanEvent) -> Void)? = nil) async throws(PipelineError) -> LintResult {
+        let (files, fileFindings) = await read(progress: progress)
+        let shard = options.shard
+        if let path = options.identifierList {
+            let list = IdentifierList.render(IdentifierList.records(files, shard: shard?.description ?? "1/1"))
+            do { try ReportWriter.write(list, to: path) } catch {
+                throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
+            }
+        }
+        let result = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pair in
+            if pair.isComplete { progress?(.pairFormed(pair.record)) }
+        })
+        progress?(.finished(result.summary))
+        return result
+    }
+
+    /// Walks and reads the library (slimmed, sharded, checked by the file rules), plus a record
+    /// for each path that could not be listed. The walker's listing ends here, before the engine
+    /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
+    func read(progress: ((ScanEvent) -> Void)?) async -> (files: [MediaFile], fileFindings: [Finding]) {
+        let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
+        progress?(.walked(files: entries.count + problems.count))
+        let shard = options.shard
+        var (files, fileFindings) = await LibraryReader.read(
+            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, countKept: progress != nil,
+            onRead: { read in progress?(.fileRead(path: read.displayPath, inShard: read.file != nil, findings: read.kept)) })
+        // A path that could not even be listed is a file that does not read.
+        for problem in problems {
+            guard shard?.contains(path: problem.path) ?? true else {
+                progress?(.fileRead(path: problem.path, inShard: false, findings: 0))
+                continue
+            }
+            let file = MediaFile(path: problem.path, kind: .unknown, format: .unknown, error: ReadIssue(.io, problem.message))
+            let findings = engine.fileFindings(file)
+            files.append(file)
+            fileFindings += findings
+            progress?(.fileRead(path: problem.path, inShard: true,
+                                findings: progress == nil ? 0 : engine.countAfterBaseline(findings)))
+        }
+        return (files, fileFindings)
+    }
+}

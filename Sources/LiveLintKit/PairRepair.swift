@@ -1,0 +1,205 @@
+import Foundation
+import LiveLintEngine
+import LiveModel
+import LiveReaders
+import LiveWriters
+import Rules
+
+/// What to repair and where the repaired files go: a plain value (the CLI fills it from `fix`'s
+/// options).
+public struct RepairOptions: Sendable {
+    /// Where a repaired pair is written.
+    public enum Destination: Sendable, Hashable {
+        /// Beside the originals, as a complete new pair: `IMG_0001.JPG` → `IMG_0001-fixed.JPG`
+        /// (the half that needed nothing is copied).
+        case besideOriginals
+        /// Under this folder, with the names and sub-folders they have under the scanned paths.
+        case folder(String)
+        /// Over the halves that change, keeping their permissions and modification time.
+        case inPlace
+    }
+
+    /// Folders or files holding the pairs; each must exist.
+    public var paths: [String]
+    public var destination: Destination
+    /// Plan only; write nothing.
+    public var dryRun: Bool
+    /// Also read files and folders whose names start with a dot.
+    public var includeHidden: Bool
+    /// Files read at once.
+    public var jobs: Int
+
+    public init(paths: [String], destination: Destination = .besideOriginals, dryRun: Bool = false,
+                includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs) {
+        self.paths = paths
+        self.destination = destination
+        self.dryRun = dryRun
+        self.includeHidden = includeHidden
+        self.jobs = jobs
+    }
+}
+
+/// One pair a repair is about, as display paths, with the rules that flagged either half (sorted).
+public struct RepairSubject: Sendable, Hashable {
+    public var still: String
+    public var movie: String
+    public var rules: [String]
+
+    /// `still + movie`.
+    public var label: String { "\(still) + \(movie)" }
+    /// The label with the rules that flagged the pair: `a.JPG + a.MOV [identifier-mismatch]`.
+    public var header: String { label + (rules.isEmpty ? "" : " [\(rules.joined(separator: ", "))]") }
+}
+
+/// What happened to one pair, in the order the pipeline decides and does it.
+public enum RepairEvent: Sendable, Hashable {
+    /// A broken pair inside a `.livp` archive (`archive`: its path), left alone.
+    case insideArchive(RepairSubject, archive: String?)
+    /// A broken pair the plan cannot mend (its `blockers`), left alone.
+    case unrepairable(RepairSubject, blockers: [String])
+    /// The plan for a pair about to be written (or that would be, in a dry run): why the
+    /// identifier was chosen, one line per change, and the targets.
+    case planned(RepairSubject, reason: String?, actions: [String], stillTarget: String, movieTarget: String)
+    /// The target folder could not be made (`message`); nothing written.
+    case folderFailed(RepairSubject, message: String)
+    /// The pair was written and verified: the files written, how the still was edited, how many
+    /// tracks were verified unchanged.
+    case written(RepairSubject, files: [String], stillMethod: String?, verifiedTracks: Int)
+    /// Writing or verifying failed (`message`); the targets are as they were.
+    case failed(RepairSubject, message: String)
+}
+
+/// The counts of a repair run.
+public struct RepairSummary: Sendable, Hashable {
+    /// Pairs repaired (or that would be, in a dry run).
+    public var repaired = 0
+    public var alreadyFine = 0
+    /// Pairs that could not be repaired (blocked, or the write failed).
+    public var failed = 0
+    /// Broken pairs inside archives, left alone.
+    public var skippedInArchives = 0
+
+    public init() {}
+
+    /// True when every broken pair found was repaired.
+    public var allRepaired: Bool { failed == 0 && skippedInArchives == 0 }
+}
+
+/// Repairs Live Photo pairs: reads and pairs the files as `lint` does, plans each pair's repair
+/// (``RepairPlanner``), writes it through the safe-write path (``LivePhotoPairWriter``:
+/// temporary file, synced, read back and verified, renamed) and reports each outcome.
+///
+/// ```swift
+/// let repair = try PairRepair(RepairOptions(paths: ["Photos"], dryRun: true))
+/// let summary = await repair.run { event in … }
+/// ```
+public struct PairRepair: Sendable {
+    public let options: RepairOptions
+
+    /// Checks that the paths exist and that a destination folder is not a file.
+    public init(_ options: RepairOptions) throws(PipelineError) {
+        for path in options.paths where !FileManager.default.fileExists(atPath: path) {
+            throw PipelineError("no such file or folder: \(path)")
+        }
+        if case .folder(let output) = options.destination {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
+                throw PipelineError("--output \(output) is a file, not a folder")
+            }
+        }
+        self.options = options
+    }
+
+    /// Runs the repair; `report` sees each pair's outcome in order.
+    public func run(report: (RepairEvent) -> Void) async throws(PipelineError) -> RepairSummary {
+        let root = LibraryWalker.root(for: options.paths)
+        let (entries, _) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
+        // Skip our own temporary files from an interrupted run.
+        let wanted = entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) }
+        let realPath = Dictionary(wanted.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
+        let engine: LintEngine
+        do { engine = try LintEngine(rules: builtinRules) } catch { throw PipelineError(String(describing: error)) }
+        let (files, fileFindings) = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine)
+        var pairs: [LivePair] = []
+        let findings = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pairs.append($0) }).findings
+
+        var summary = RepairSummary()
+        for pair in pairs {
+            guard let still = pair.still, let movie = pair.movie else { continue }
+            func flagged() -> RepairSubject {
+                let rules = Set(findings.filter { $0.files.contains(still.path) || $0.files.contains(movie.path) }.map(\.ruleID))
+                return RepairSubject(still: still.path, movie: movie.path, rules: rules.sorted())
+            }
+            // The repairs the enabled rules attach to what they find on this pair: fix mends
+            // exactly what lint reports as repairable, nothing it detects on its own.
+            let plan = RepairPlanner.plan(still: still, movie: movie, repairs: engine.repairs(for: pair))
+            if pair.archive != nil {
+                if !plan.isClean {
+                    summary.skippedInArchives += 1
+                    report(.insideArchive(RepairSubject(still: still.path, movie: movie.path, rules: []), archive: pair.archive))
+                }
+                continue
+            }
+            if plan.isClean {
+                summary.alreadyFine += 1
+                continue
+            }
+            let subject = flagged()
+            if !plan.blockers.isEmpty {
+                summary.failed += 1
+                report(.unrepairable(subject, blockers: plan.blockers))
+                continue
+            }
+            guard let stillSource = realPath[still.path], let movieSource = realPath[movie.path] else { continue }
+            let stillTarget = target(for: stillSource, display: still.path)
+            let movieTarget = target(for: movieSource, display: movie.path)
+            report(.planned(subject, reason: plan.reason, actions: plan.actions, stillTarget: stillTarget, movieTarget: movieTarget))
+            if options.dryRun {
+                summary.repaired += 1
+                continue
+            }
+            do {
+                for folder in Set([stillTarget, movieTarget].map { ($0 as NSString).deletingLastPathComponent }) where !folder.isEmpty {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                }
+            } catch {
+                summary.failed += 1
+                report(.folderFailed(subject, message: error.localizedDescription))
+                continue
+            }
+            let inPlace = options.destination == .inPlace
+            let request = PairWriteRequest(
+                stillSource: stillSource, movieSource: movieSource, stillTarget: stillTarget, movieTarget: movieTarget,
+                identifier: plan.identifier, editStill: plan.editStill, movieEdit: plan.movieEdit,
+                copyUnchanged: !inPlace, preserveAttributes: inPlace, overwrite: inPlace)
+            do {
+                let result = try LivePhotoPairWriter.write(request)
+                summary.repaired += 1
+                report(.written(subject, files: result.written, stillMethod: result.stillMethod?.rawValue,
+                                verifiedTracks: result.trackDigests.count))
+            } catch {
+                summary.failed += 1
+                report(.failed(subject, message: String(describing: error)))
+            }
+        }
+        return summary
+    }
+
+    /// Where the repaired copy of `source` goes (see ``RepairOptions/Destination``).
+    func target(for source: String, display: String) -> String {
+        let name = (source as NSString).lastPathComponent
+        switch options.destination {
+        case .inPlace:
+            return source
+        case .folder(let output):
+            let relative = display.hasPrefix("/") || display.split(separator: "/").contains("..") ? name : display
+            return (output as NSString).appendingPathComponent(relative)
+        case .besideOriginals:
+            let folder = (source as NSString).deletingLastPathComponent
+            let ext = (name as NSString).pathExtension
+            let stem = (name as NSString).deletingPathExtension
+            let fixedName = ext.isEmpty ? stem + "-fixed" : stem + "-fixed." + ext
+            return folder.isEmpty ? fixedName : (folder as NSString).appendingPathComponent(fixedName)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import LiveLintEngine
+import LiveLintKit
+import LiveModel
+import Rules
+import TestSupport
+import Testing
+
+/// The scan pipeline, called as a library (no CLI, no process): what it pairs and finds on the
+/// sample library, and that its progress events add up to the result it returns.
+@Suite struct LibraryScanTests {
+    static let library = TestPaths.fixtures.appendingPathComponent("library").path
+
+    /// The rules that check one file at a time: their findings are the ones counted per file read.
+    static let fileRuleIDs: Set<String> = Set(builtinRules.filter { $0.init() is any FileRule }.map { $0.description.identifier })
+
+    /// Runs a scan and keeps every event it reported.
+    static func scan(_ options: LintOptions) async throws -> (LintResult, [ScanEvent]) {
+        let events = EventLog()
+        let result = try await LibraryScan(options).run { events.append($0) }
+        return (result, events.events)
+    }
+
+    @Test func pairsAndFindingsOfTheSampleLibrary() async throws {
+        let (result, _) = try await Self.scan(LintOptions(paths: [Self.library], configuration: .defaults))
+        #expect(result.root == Self.library)
+        let good = result.pairs.first { $0.still == "2024/05/IMG_0001.JPG" }
+        #expect(good?.movie == "2024/05/IMG_0001.MOV")
+        #expect(result.findings.allSatisfy { !$0.files.contains { $0.hasPrefix("2024/") } }, "findings on good pairs")
+        func rules(_ prefix: String) -> Set<String> {
+            Set(result.findings.filter { $0.files.contains { $0.hasPrefix(prefix) } }.map(\.ruleID))
+        }
+        #expect(rules("broken/identifier-mismatch/").contains("identifier-mismatch"))
+        #expect(rules("broken/orphans/IMG_0110.JPG") == ["orphan-still"])
+        #expect(rules("broken/unreadable/IMG_0300.JPG") == ["unreadable-file"])
+        #expect(result.summary.pairs == result.pairs.filter { $0.still != nil && $0.movie != nil }.count)
+        #expect(result.exitCode(failOn: .error) == 1)
+    }
+
+    @Test func progressEventsAddUpToTheResult() async throws {
+        let (result, events) = try await Self.scan(LintOptions(paths: [Self.library], configuration: .defaults, jobs: 3))
+        guard case .walked(let total)? = events.first else { Issue.record("first event is not walked"); return }
+        guard case .finished(let summary)? = events.last else { Issue.record("last event is not finished"); return }
+        #expect(summary == result.summary)
+
+        var read: [String] = [], fileFindings = 0, pairs: [PairRecord] = []
+        for event in events {
+            switch event {
+            case let .fileRead(path, inShard, findings):
+                #expect(inShard)
+                read.append(path)
+                fileFindings += findings
+            case let .pairFormed(pair): pairs.append(pair)
+            default: continue
+            }
+        }
+        #expect(read.count == total)
+        #expect(Set(read).count == read.count, "a file reported twice")
+        // Every top-level file is read once (a .livp's members, `archive!member`, are inside it).
+        #expect(Set(read) == Set(result.files.map(\.path)).filter { !$0.contains(".livp!") })
+        // The file rules' findings counted while reading are the report's, no more, no less.
+        #expect(fileFindings == result.findings.filter { Self.fileRuleIDs.contains($0.ruleID) }.count)
+        #expect(fileFindings > 0)
+        // Pairs formed are the report's complete pairs, in the report's order.
+        #expect(pairs == result.pairs.filter { $0.still != nil && $0.movie != nil })
+        #expect(pairs.count == result.summary.pairs)
+    }
+
+    @Test func theResultDoesNotDependOnTheNumberOfJobs() async throws {
+        let (one, _) = try await Self.scan(LintOptions(paths: [Self.library], jobs: 1))
+        for jobs in [2, 7] {
+            let (many, _) = try await Self.scan(LintOptions(paths: [Self.library], jobs: jobs))
+            #expect(many == one, "jobs \(jobs)")
+        }
+        // And no progress callback changes nothing either.
+        let quiet = try await LibraryScan(LintOptions(paths: [Self.library], jobs: 2)).run()
+        #expect(quiet == one)
+    }
+
+    @Test func shardsSplitTheLibraryAndEveryShardReadsEveryFile() async throws {
+        let (whole, wholeEvents) = try await Self.scan(LintOptions(paths: [Self.library], configuration: .defaults))
+        var findings: [Finding] = []
+        for k in 1...3 {
+            let shard = try #require(Shard(index: k, count: 3))
+            let (part, events) = try await Self.scan(LintOptions(paths: [Self.library], configuration: .defaults, shard: shard))
+            #expect(events.filter { if case .fileRead = $0 { true } else { false } }.count
+                    == wholeEvents.filter { if case .fileRead = $0 { true } else { false } }.count)
+            let kept = events.filter { if case .fileRead(_, true, _) = $0 { true } else { false } }.count
+            #expect(kept == part.files.filter { !$0.path.contains(".livp!") }.count)
+            findings += part.findings
+        }
+        let key = { (f: Finding) in "\(f.ruleID)\u{0}\(f.files)\u{0}\(f.message)" }
+        #expect(Set(findings.map(key)) == Set(whole.findings.map(key)))
+    }
+
+    @Test func writesTheIdentifierList() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let list = dir.appendingPathComponent("ids.jsonl").path
+        _ = try await LibraryScan(LintOptions(paths: [Self.library], identifierList: list)).run()
+        let lines = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n")
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"id\":") && $0.hasSuffix("\"shard\":\"1/1\",\"type\":\"identifier\"}") })
+    }
+
+    @Test func reportsWhatAUserMustFixFirst() async throws {
+        #expect(throws: PipelineError.self) { try LibraryScan(LintOptions(paths: ["/no/such/folder"])) }
+        do {
+            _ = try LibraryScan(LintOptions(paths: [Self.library], configuration: .file("/no/such.yml")))
+            Issue.record("a missing configuration file was accepted")
+        } catch {
+            #expect(error.description == "no such configuration file: /no/such.yml")
+        }
+    }
+
+    @Test func theConfigurationFoundBesideTheLibraryApplies() throws {
+        let discovered = try LibraryScan(LintOptions(paths: [Self.library]))
+        let defaults = try LibraryScan(LintOptions(paths: [Self.library], configuration: .defaults))
+        #expect(discovered.configuration != defaults.configuration)
+        #expect(defaults.failOn(nil) == .error)
+        #expect(defaults.failOn(.info) == .info)
+    }
+}
+
+/// Collects events (the pipeline reports them in order, from the task that runs it).
+final class EventLog: @unchecked Sendable {
+    private(set) var events: [ScanEvent] = []
+    func append(_ event: ScanEvent) { events.append(event) }
+}

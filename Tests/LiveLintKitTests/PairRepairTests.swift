@@ -1,0 +1,83 @@
+import Foundation
+import LiveLintEngine
+import LiveLintKit
+import TestSupport
+import Testing
+
+/// The repair pipeline, called as a library: a copy of a broken fixture pair is planned, written
+/// through the verified write path, and lints clean afterwards.
+@Suite struct PairRepairTests {
+    static let broken = TestPaths.fixtures.appendingPathComponent("library/broken/identifier-mismatch")
+
+    /// A fresh folder holding a copy of the broken pair.
+    static func brokenCopy() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for name in ["IMG_0101.JPG", "IMG_0101.MOV"] {
+            try FileManager.default.copyItem(at: broken.appendingPathComponent(name), to: dir.appendingPathComponent(name))
+        }
+        return dir
+    }
+
+    static func repair(_ options: RepairOptions) async throws -> (RepairSummary, [RepairEvent]) {
+        var events: [RepairEvent] = []
+        let summary = try await PairRepair(options).run { events.append($0) }
+        return (summary, events)
+    }
+
+    @Test func repairsACopyIntoAnotherFolder() async throws {
+        let dir = try Self.brokenCopy()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("in").path
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        for name in ["IMG_0101.JPG", "IMG_0101.MOV"] {
+            try FileManager.default.moveItem(atPath: dir.appendingPathComponent(name).path, toPath: source + "/" + name)
+        }
+        let output = dir.appendingPathComponent("out").path
+        let (summary, events) = try await Self.repair(RepairOptions(paths: [source], destination: .folder(output)))
+        #expect(summary.repaired == 1 && summary.failed == 0 && summary.allRepaired)
+        #expect(events.count == 2)
+        guard case let .planned(pair, reason, actions, stillTarget, movieTarget)? = events.first else {
+            Issue.record("no plan first: \(events)"); return
+        }
+        #expect(pair.label == "IMG_0101.JPG + IMG_0101.MOV")
+        #expect(pair.rules.contains("identifier-mismatch"))
+        #expect(reason != nil && !actions.isEmpty)
+        #expect(stillTarget == output + "/IMG_0101.JPG" && movieTarget == output + "/IMG_0101.MOV")
+        guard case let .written(_, files, _, verifiedTracks)? = events.last else { Issue.record("not written: \(events)"); return }
+        #expect(Set(files) == [stillTarget, movieTarget])
+        #expect(verifiedTracks > 0)
+
+        // The repaired pair lints clean of what fix repairs; the originals are untouched.
+        let after = try await LibraryScan(LintOptions(paths: [output], configuration: .defaults)).run()
+        #expect(after.summary.pairs == 1)
+        #expect(!after.findings.contains { $0.ruleID == "identifier-mismatch" }, "\(after.findings)")
+        let before = try await LibraryScan(LintOptions(paths: [source], configuration: .defaults)).run()
+        #expect(before.findings.contains { $0.ruleID == "identifier-mismatch" })
+    }
+
+    @Test func aDryRunPlansAndWritesNothing() async throws {
+        let dir = try Self.brokenCopy()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (summary, events) = try await Self.repair(RepairOptions(paths: [dir.path], dryRun: true))
+        #expect(summary.repaired == 1)
+        #expect(events.count == 1)
+        guard case let .planned(_, _, _, stillTarget, movieTarget)? = events.first else { Issue.record("\(events)"); return }
+        #expect(stillTarget.hasSuffix("IMG_0101-fixed.JPG") && movieTarget.hasSuffix("IMG_0101-fixed.MOV"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["IMG_0101.JPG", "IMG_0101.MOV"])
+    }
+
+    @Test func aCleanPairIsLeftAlone() async throws {
+        let good = TestPaths.fixtures.appendingPathComponent("pair").path
+        let (summary, events) = try await Self.repair(RepairOptions(paths: [good], dryRun: true))
+        #expect(summary.alreadyFine >= 1 && summary.repaired == 0 && summary.allRepaired)
+        #expect(events.isEmpty)
+    }
+
+    @Test func anOutputThatIsAFileIsRefused() throws {
+        let file = TestPaths.fixtures.appendingPathComponent("pair/IMG_0001.JPG").path
+        #expect(throws: PipelineError.self) {
+            try PairRepair(RepairOptions(paths: [Self.broken.path], destination: .folder(file)))
+        }
+    }
+}

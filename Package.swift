@@ -25,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(name: "LiveModel"),
@@ -37,6 +36,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("exiv2")]
         ),
         .systemLibrary(name: "CMediaInfo", providers: [.apt(["libmediainfo-dev"])]),
+        // Debian's libcrypto (OpenSSL 3), for SHA-256 only: see README "Dependencies".
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "LiveReaders",
             dependencies: [
@@ -48,7 +49,7 @@ let package = Package(
             name: "LiveWriters",
             dependencies: [
                 "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveReaders",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "COpenSSL",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

@@ -5,8 +5,10 @@ import PackageDescription
 //   LiveModel        plain Sendable values: files, stills, movies, tags, issues. No I/O.
 //   ISOBMFF          pure-Swift, bounds-checked box reader and writer. No C, no rules.
 //   AppleMakerNote   pure-Swift Apple makernote decoder / encoder and its tag table.
-//   CExiv2Shim       C header outside, C++ inside: the only code that touches libexiv2.
-//   CMediaInfo       libmediainfo's C API constants; CExiv2Shim dlopens the library on first use.
+//   CExiv2           C header outside, C++ inside: the only code that touches libexiv2 (and its
+//                    pread(2) BasicIo).
+//   CMediaInfo       C header outside, C++ inside: the only code that touches libmediainfo, which
+//                    it dlopens on first use (so `lint` never loads it).
 //   LiveReaders      turns bytes (via ISOBMFF, AppleMakerNote, exiv2, mediainfo, ZIP) into the model.
 //   LiveWriters      writes Live Photo metadata (makernote into JPEG, keys + mebx track into MOV).
 //   LiveLintEngine   rule protocol, registry, pairing, configuration, baseline, runner.
@@ -31,17 +33,19 @@ let package = Package(
         .target(name: "ISOBMFF"),
         .target(name: "AppleMakerNote", dependencies: ["LiveModel"]),
         .target(
-            name: "CExiv2Shim",
+            name: "CExiv2",
+            // exiv2 0.27's AutoPtr is std::auto_ptr (deprecated since C++11); its API has no other spelling.
             cxxSettings: [.unsafeFlags(["-Wno-deprecated-declarations"])],
             linkerSettings: [.linkedLibrary("exiv2")]
         ),
-        .systemLibrary(name: "CMediaInfo", providers: [.apt(["libmediainfo-dev"])]),
+        // Not linked: loaded with dlopen on first use (the package libmediainfo-dev provides it).
+        .target(name: "CMediaInfo"),
         // Debian's libcrypto (OpenSSL 3), for SHA-256 only: see README "Dependencies".
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "LiveReaders",
             dependencies: [
-                "LiveModel", "ISOBMFF", "AppleMakerNote", "CExiv2Shim", "CMediaInfo",
+                "LiveModel", "ISOBMFF", "AppleMakerNote", "CExiv2", "CMediaInfo",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -59,7 +63,7 @@ let package = Package(
         .target(
             name: "LiveLintCLI",
             dependencies: [
-                "LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
+                "LiveModel", "ISOBMFF", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

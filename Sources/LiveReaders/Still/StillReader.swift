@@ -1,5 +1,5 @@
 import AppleMakerNote
-import CExiv2Shim
+import CExiv2
 import ISOBMFF
 import LiveModel
 

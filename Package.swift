@@ -5,8 +5,10 @@ import PackageDescription
 //   LiveModel        plain Sendable values: files, stills, movies, tags, issues. No I/O.
 //   ISOBMFF          pure-Swift, bounds-checked box reader and writer. No C, no rules.
 //   AppleMakerNote   pure-Swift Apple makernote decoder / encoder and its tag table.
-//   CExiv2Shim       C header outside, C++ inside: the only code that touches libexiv2.
-//   CMediaInfo       libmediainfo's C API constants; CExiv2Shim dlopens the library on first use.
+//   CExiv2           C header outside, C++ inside: the only code that touches libexiv2 (and its
+//                    pread(2) BasicIo).
+//   CMediaInfo       C header outside, C++ inside: the only code that touches libmediainfo, which
+//                    it dlopens on first use (so `lint` never loads it).
 //   LiveReaders      turns bytes (via ISOBMFF, AppleMakerNote, exiv2, mediainfo, ZIP) into the model.
 //   LiveWriters      writes Live Photo metadata (makernote into JPEG, keys + mebx track into MOV).
 //   LiveLintEngine   rule protocol, registry, pairing, configuration, baseline, runner.
@@ -27,22 +29,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(name: "LiveModel"),
         .target(name: "ISOBMFF"),
         .target(name: "AppleMakerNote", dependencies: ["LiveModel"]),
         .target(
-            name: "CExiv2Shim",
+            name: "CExiv2",
+            // exiv2 0.27's AutoPtr is std::auto_ptr (deprecated since C++11); its API has no other spelling.
             cxxSettings: [.unsafeFlags(["-Wno-deprecated-declarations"])],
             linkerSettings: [.linkedLibrary("exiv2")]
         ),
-        .systemLibrary(name: "CMediaInfo", providers: [.apt(["libmediainfo-dev"])]),
+        // Not linked: loaded with dlopen on first use (the package libmediainfo-dev provides it).
+        .target(name: "CMediaInfo"),
+        // Debian's libcrypto (OpenSSL 3), for SHA-256 only: see README "Dependencies".
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "LiveReaders",
             dependencies: [
-                "LiveModel", "ISOBMFF", "AppleMakerNote", "CExiv2Shim", "CMediaInfo",
+                "LiveModel", "ISOBMFF", "AppleMakerNote", "CExiv2", "CMediaInfo",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -50,7 +55,7 @@ let package = Package(
             name: "LiveWriters",
             dependencies: [
                 "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveReaders",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "COpenSSL",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -64,7 +69,7 @@ let package = Package(
         .target(
             name: "LiveLintCLI",
             dependencies: [
-                "LiveLintKit", "LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
+                "LiveLintKit", "LiveModel", "ISOBMFF", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -34,7 +34,7 @@ public struct CreationDateSkewRule: PairRule {
             RuleOptionDescription(name: "max-seconds", kind: .double(min: 0, max: 31_622_400), defaultValue: .double(2),
                                   summary: "The largest difference, in seconds, that is not flagged."),
         ],
-        readsMetadata: ["Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal", "com.apple.quicktime.creationdate"],
+        readsMetadata: [.dateTimeOriginal, .offsetTimeOriginal, .creationDate],
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(date: "2021:04:10 11:44:00"), movie: .mov(creationDate: "2021-04-10T11:44:09+0200")),
                         .finding(on: "IMG_0001.JPG", "IMG_0001.MOV", saying: "9 s", "2021:04:10 11:44:00", "2021-04-10T11:44:09+0200")),

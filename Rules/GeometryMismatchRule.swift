@@ -32,7 +32,7 @@ public struct GeometryMismatchRule: PairRule {
             RuleOptionDescription(name: "tolerance", kind: .double(min: 0, max: 1), defaultValue: .double(0.02),
                                   summary: "The largest relative difference of the two aspect ratios that is not flagged."),
         ],
-        readsMetadata: ["Exif.Image.Orientation"],
+        readsMetadata: [.orientation],
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(width: 3024, height: 3024), movie: .mov(width: 1920, height: 1440)),
                         .finding(on: "IMG_0001.JPG", "IMG_0001.MOV", saying: "3024×3024", "1920×1440"),

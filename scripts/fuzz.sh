@@ -8,7 +8,7 @@
 # TARGET:
 #   movie      TopLevel scan, BoxTree, MovieReader on bytes (MemoryByteSource)   Fuzz/movie
 #   makernote  AppleMakerNoteDecoder, the encoder's re-keying, BinaryPlist        Fuzz/makernote
-#   file       MediaInspector.inspect(bytes:) -> sniffer, exiv2 shim, movie reader Fuzz/file
+#   file       MediaInspector.inspect(bytes:) -> sniffer, CExiv2, movie reader    Fuzz/file
 #
 # Everything lives under .fuzz/ (gitignored): .fuzz/build/TARGET (objects, binary),
 # .fuzz/corpus/TARGET (the growing corpus), .fuzz/seeds/TARGET (seeds from Fixtures/ and, when
@@ -78,19 +78,25 @@ build() {
         module ISOBMFF -- $(sources "$ROOT/Sources/ISOBMFF")
         module AppleMakerNote -- $(sources "$ROOT/Sources/AppleMakerNote")
         module ZIPFoundation -swift-version 5 -Xcc -D_GNU_SOURCE=1 -I "$zip/Sources/CZLib" -- $(sources "$zip/Sources/ZIPFoundation")
-        # The exiv2 shim: C++ with ASan and coverage; a module map for Swift to import it.
-        mkdir -p "$OUT/cexiv2"
-        printf 'module CExiv2Shim {\n    header "%s"\n    link "exiv2"\n    export *\n}\n' \
-            "$ROOT/Sources/CExiv2Shim/include/cexiv2shim.h" > "$OUT/cexiv2/module.modulemap"
-        if [ ! -f "$OUT/shim.o" ] || [ "$ROOT/Sources/CExiv2Shim/shim.cpp" -nt "$OUT/shim.o" ]; then
-            echo "fuzz.sh: compiling CExiv2Shim" >&2
-            "$CLANGXX" -std=c++14 -O1 -g -fsanitize=fuzzer-no-link,address -Wno-deprecated-declarations \
-                -I "$ROOT/Sources/CExiv2Shim/include" -c "$ROOT/Sources/CExiv2Shim/shim.cpp" -o "$OUT/shim.o"
-        fi
-        module LiveReaders -I "$OUT/cexiv2" -I "$ROOT/Sources/CMediaInfo" -I "$zip/Sources/CZLib" -- \
+        # The C modules (exiv2, libmediainfo): C++ with ASan and coverage; a module map each for
+        # Swift to import them.
+        for c in CExiv2:exiv2:cexiv2 CMediaInfo:mediainfo:cmediainfo; do
+            IFS=: read -r cmod cfile cheader <<<"$c"
+            mkdir -p "$OUT/$cheader"
+            if [ "$cmod" = CExiv2 ]; then link='    link "exiv2"\n'; else link=''; fi
+            printf "module $cmod {\n    header \"%s\"\n$link    export *\n}\n" \
+                "$ROOT/Sources/$cmod/include/$cheader.h" > "$OUT/$cheader/module.modulemap"
+            if [ ! -f "$OUT/$cfile.o" ] || [ -n "$(find "$ROOT/Sources/$cmod" -newer "$OUT/$cfile.o" | head -1)" ]; then
+                echo "fuzz.sh: compiling $cmod" >&2
+                "$CLANGXX" -std=c++14 -O1 -g -fsanitize=fuzzer-no-link,address -Wno-deprecated-declarations \
+                    -I "$ROOT/Sources/$cmod/include" -c "$ROOT/Sources/$cmod/$cfile.cpp" -o "$OUT/$cfile.o"
+            fi
+        done
+        local cmodules=(-I "$OUT/cexiv2" -I "$OUT/cmediainfo")
+        module LiveReaders "${cmodules[@]}" -I "$zip/Sources/CZLib" -- \
             $(sources "$ROOT/Sources/LiveReaders")
-        module FuzzFile -I "$OUT/cexiv2" -I "$ROOT/Sources/CMediaInfo" -I "$zip/Sources/CZLib" -- "$ROOT/Fuzz/file/FuzzFile.swift"
-        objects+=("$OUT/ISOBMFF.o" "$OUT/AppleMakerNote.o" "$OUT/ZIPFoundation.o" "$OUT/shim.o" "$OUT/LiveReaders.o" "$OUT/FuzzFile.o")
+        module FuzzFile "${cmodules[@]}" -I "$zip/Sources/CZLib" -- "$ROOT/Fuzz/file/FuzzFile.swift"
+        objects+=("$OUT/ISOBMFF.o" "$OUT/AppleMakerNote.o" "$OUT/ZIPFoundation.o" "$OUT/exiv2.o" "$OUT/mediainfo.o" "$OUT/LiveReaders.o" "$OUT/FuzzFile.o")
         ;;
     *)
         echo "fuzz.sh: unknown target '$TARGET' (movie, makernote, file)" >&2
@@ -101,7 +107,7 @@ build() {
     for o in "${objects[@]}"; do [ "$o" -nt "$binary" ] && newest=$o; done
     if [ ! -x "$binary" ] || [ -n "$newest" ]; then
         echo "fuzz.sh: linking $binary" >&2
-        "$SWIFTC" "${SAN[@]}" -g -use-ld=lld "${objects[@]}" -o "$binary" -lexiv2 -lmediainfo -lz -lstdc++
+        "$SWIFTC" "${SAN[@]}" -g -use-ld=lld "${objects[@]}" -o "$binary" -lexiv2 -lz -lstdc++
     fi
 }
 

@@ -82,7 +82,7 @@ public struct LintEngine: Sendable {
             rule.apply(options: options)
             active.append(Active(id: d.identifier, severity: setting?.severity ?? d.defaultSeverity,
                                  documentation: d.documentation, rule: rule))
-            keys.formUnion(d.readsMetadata)
+            keys.formUnion(d.readsMetadata.map(\.key))
         }
         self.active = active
         self.fileRules = active.compactMap { a in (a.rule as? any FileRule).map { (a, $0) } }

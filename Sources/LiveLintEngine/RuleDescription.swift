@@ -17,13 +17,13 @@ public struct RuleDescription: Sendable {
     public let options: [RuleOptionDescription]
     /// Former identifiers still accepted in configuration files and baselines.
     public let aliases: [String]
-    /// Metadata keys the rule reads beyond what every rule gets (paths, kinds, identifiers, the
+    /// Metadata the rule reads beyond what every rule gets (paths, kinds, identifiers, the
     /// movie's brands, duration, still-image-time and video stream, the still's size and
-    /// makernote): exiv2 keys of a still's properties (`Exif.Photo.DateTimeOriginal`) and
-    /// `moov/meta` keys of a movie (`com.apple.quicktime.creationdate`). `lint` keeps only the
-    /// keys its enabled rules declare (``MediaFile/slimmedForLint(keeping:)``), and the examples
+    /// makernote): entries of ``MetadataKey/table``, exiv2 keys of a still's properties
+    /// (`.dateTimeOriginal`) and `moov/meta` keys of a movie (`.creationDate`). `lint` keeps only
+    /// the keys its enabled rules declare (``MediaFile/slimmedForLint(keeping:)``), and the examples
     /// run on files cut the same way, so a key read but not declared fails the rule's own tests.
-    public let readsMetadata: Set<String>
+    public let readsMetadata: Set<MetadataKey>
     /// Inputs the rule must flag, with the findings expected.
     public let triggeringExamples: [RuleExample]
     /// Inputs the rule must leave alone.
@@ -31,7 +31,7 @@ public struct RuleDescription: Sendable {
 
     public init(identifier: String, name: String, summary: String, rationale: String,
                 defaultSeverity: Severity, enabledByDefault: Bool = true,
-                options: [RuleOptionDescription] = [], aliases: [String] = [], readsMetadata: Set<String> = [],
+                options: [RuleOptionDescription] = [], aliases: [String] = [], readsMetadata: Set<MetadataKey> = [],
                 triggeringExamples: [RuleExample], nonTriggeringExamples: [RuleExample]) {
         self.identifier = identifier
         self.name = name

@@ -39,8 +39,8 @@ public struct MovieInfo: Sendable {
         timescale == 0 ? 0 : Double(durationTicks) / Double(timescale)
     }
 
-    public static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
-    public static let stillImageTimeKey = "com.apple.quicktime.still-image-time"
+    public static let contentIdentifierKey = MetadataKey.contentIdentifier.key
+    public static let stillImageTimeKey = MetadataKey.stillImageTime.key
 
     public func key(_ name: String) -> QuickTimeKey? { keys.first { $0.key == name } }
 

@@ -27,10 +27,10 @@ public struct StillInfo: Sendable {
         properties.first { $0.key == key }
     }
 
-    public var make: String? { property("Exif.Image.Make")?.value.stringValue }
-    public var model: String? { property("Exif.Image.Model")?.value.stringValue }
+    public var make: String? { property(.make)?.value.stringValue }
+    public var model: String? { property(.model)?.value.stringValue }
     /// `Exif.Photo.DateTimeOriginal` as written (`YYYY:MM:DD HH:MM:SS`).
-    public var dateTimeOriginal: String? { property("Exif.Photo.DateTimeOriginal")?.value.stringValue }
+    public var dateTimeOriginal: String? { property(.dateTimeOriginal)?.value.stringValue }
 }
 
 /// One Exif / XMP / IPTC value.

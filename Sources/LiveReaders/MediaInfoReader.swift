@@ -1,4 +1,3 @@
-import CExiv2Shim
 import CMediaInfo
 import LiveModel
 
@@ -7,7 +6,8 @@ import LiveModel
 ///
 /// One open costs about 6 ms per movie, ~70× the bytes a lint needs, so this stays out of the
 /// lint path: only `dump` (and whatever asks explicitly) calls it. libmediainfo is C++: every call
-/// goes through `llx_mediainfo_read` in the C++ shim, which catches whatever it throws.
+/// goes through `llmi_read` in `CMediaInfo`, which loads the library on first use and catches
+/// whatever it throws.
 public enum MediaInfoReader {
     /// The fields shown per stream kind, in display order (mediainfo's own field names).
     static let fields: [(LLMediaInfoStream, String, [String])] = [
@@ -44,24 +44,24 @@ public enum MediaInfoReader {
     /// Reads `path` with libmediainfo: the properties (nil when it recognises nothing), and an
     /// issue when libmediainfo failed (threw, ran out of memory). Not recognising a file is no issue.
     public static func readReportingFailure(path: String) -> (properties: StreamProperties?, failure: ReadIssue?) {
-        var values: UnsafeMutablePointer<llx_mediainfo_value>?
+        var values: UnsafeMutablePointer<llmi_value>?
         var count = 0
         var message: UnsafeMutablePointer<CChar>?
         let status = withQueries { queries in
-            llx_mediainfo_read(path, queries.baseAddress, queries.count, maxStreamsPerKind, &values, &count, &message)
+            llmi_read(path, queries.baseAddress, queries.count, maxStreamsPerKind, &values, &count, &message)
         }
         defer {
-            llx_mediainfo_values_free(values, count)
-            llx_free(message)
+            llmi_values_free(values, count)
+            llmi_free(message)
         }
         switch status {
-        case LLX_OK:
+        case LLMI_OK:
             break
-        case LLX_ERR_NOT_IMAGE:
+        case LLMI_ERR_NOT_RECOGNISED:
             return (nil, nil)
         default:
             let text = message.map { String(cString: $0) } ?? "libmediainfo failed"
-            return (nil, ReadIssue(status == LLX_ERR_IO ? .io : .malformed, text, location: "mediainfo"))
+            return (nil, ReadIssue(status == LLMI_ERR_IO ? .io : .malformed, text, location: "mediainfo"))
         }
         guard let values, count > 0 else { return (nil, nil) }
         var streams: [StreamProperties.Stream] = []
@@ -86,14 +86,14 @@ public enum MediaInfoReader {
     }
 
     /// The field lists as C strings, alive for the duration of `body`.
-    private static func withQueries<R>(_ body: (UnsafeBufferPointer<llx_mediainfo_query>) -> R) -> R {
+    private static func withQueries<R>(_ body: (UnsafeBufferPointer<llmi_query>) -> R) -> R {
         var allocations: [UnsafeMutablePointer<CChar>] = []
         var arrays: [UnsafeMutablePointer<UnsafePointer<CChar>?>] = []
         defer {
             allocations.forEach { $0.deallocate() }
             arrays.forEach { $0.deallocate() }
         }
-        var queries: [llx_mediainfo_query] = []
+        var queries: [llmi_query] = []
         for (kind, _, names) in fields {
             let array = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: names.count)
             arrays.append(array)
@@ -104,7 +104,7 @@ public enum MediaInfoReader {
                 allocations.append(p)
                 array[i] = UnsafePointer(p)
             }
-            queries.append(llx_mediainfo_query(stream_kind: Int32(kind.rawValue), fields: UnsafePointer(array), field_count: names.count))
+            queries.append(llmi_query(stream_kind: Int32(kind.rawValue), fields: UnsafePointer(array), field_count: names.count))
         }
         return queries.withUnsafeBufferPointer(body)
     }

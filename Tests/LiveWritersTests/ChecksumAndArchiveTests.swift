@@ -4,12 +4,23 @@ import Testing
 @testable import LiveWriters
 
 struct ChecksumTests {
-    /// The SHA-256 itself is swift-crypto's; this checks the wiring: what is hashed (SOS marker to
-    /// the end) and the hex form. Expected value from `printf '\xff\xda\x61\x62\x63' | sha256sum`.
+    /// The SHA-256 itself is libcrypto's (``SHA256Digest``); this checks the wiring: what is hashed
+    /// (SOS marker to the end) and the hex form. Expected value from
+    /// `printf '\xff\xda\x61\x62\x63' | sha256sum`.
     @Test func jpegImageDigestIsTheHexSHA256FromSOS() {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x61, 0x62, 0x63]
         #expect(MediaDigest.jpegImageData(jpeg) == "9cf85f4fc15c406ac1e0446a7604e8a23b262def94c816797a314c83ab9c0b0d")
         #expect(MediaDigest.jpegImageData([0xFF, 0xD8, 0xFF, 0xD9]) == nil)
+    }
+
+    /// Fed in pieces (as track samples are, chunk by chunk) or at once, the digest is the same;
+    /// nothing fed gives SHA-256's empty digest (`printf '' | sha256sum`).
+    @Test func digestInPiecesEqualsDigestAtOnce() {
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var pieces = SHA256Digest()
+        for start in stride(from: 0, to: bytes.count, by: 4_096) { pieces.update(bytes[start..<min(start + 4_096, bytes.count)]) }
+        #expect(pieces.finalize() == SHA256Digest.hex(bytes))
+        #expect(SHA256Digest.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 }
 

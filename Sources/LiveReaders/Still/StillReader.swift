@@ -1,5 +1,5 @@
 import AppleMakerNote
-import CExiv2Shim
+import CExiv2
 import ISOBMFF
 import LiveModel
 
@@ -18,18 +18,14 @@ public struct StillReadOptions: Sendable {
         self.makerNoteTags = makerNoteTags
     }
 
-    /// The makernote tags the lint rules read: the content identifier (0x0011). A rule that reads
-    /// another tag must add it here and in `MediaFile.slimmedForLint(keeping:)`.
-    public static let lintMakerNoteTags: Set<UInt16> = [AppleMakerNoteInfo.contentIdentifierTag]
+    /// The makernote tags the lint path decodes: the makernote entries of `MetadataKey.table` (the
+    /// content identifier, 0x0011).
+    public static let lintMakerNoteTags: Set<UInt16> = Set(MetadataKey.table.compactMap(\.makerNoteTag))
 
-    /// The exiv2 key prefixes the fast path keeps (`allProperties == false`). Every still key a
-    /// rule declares in `RuleDescription.readsMetadata` must start with one of them (a test checks).
-    public static let lintKeyPrefixes: [String] = [
-        "Exif.Photo.MakerNote", "Exif.MakerNote.", "Exif.Image.Make", "Exif.Image.Model", "Exif.Image.Software",
-        "Exif.Image.Orientation", "Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal",
-        "Exif.Photo.PixelXDimension", "Exif.Photo.PixelYDimension",
-        "Xmp.GCamera.", "Xmp.Container.", "Xmp.GContainer.",
-    ]
+    /// The exiv2 key prefixes the fast path keeps (`allProperties == false`): the exiv2 entries of
+    /// `MetadataKey.table`, in its order. Rules declare entries of that table in
+    /// `RuleDescription.readsMetadata`, so every still key they declare is among these (a test checks).
+    public static let lintKeyPrefixes: [String] = MetadataKey.table.filter { $0.reader == .exiv2 }.map(\.key)
 }
 
 /// What `StillReader` returns: the still (nil when the file could not be read), the error that
@@ -53,7 +49,7 @@ public struct StillReadResult: Sendable {
 /// Safe to call from several threads on different files.
 public enum StillReader {
     /// The exiv2 key of the raw makernote (exiv2 0.27 has no Apple makernote decoder and keeps it raw).
-    public static let makerNoteKey = "Exif.Photo.MakerNote"
+    public static let makerNoteKey = MetadataKey.makerNote.key
 
     /// Reads the file at `path`.
     public static func read(path: String, options: StillReadOptions = .init()) -> StillReadResult {
@@ -186,7 +182,7 @@ public enum StillReader {
                     still.properties.append(MetadataProperty(key: key, type: type, value: .string(makerNoteSummary(raw ?? []))))
                     continue
                 }
-                if key.hasPrefix("Exif.MakerNote.") { decodedMakerNoteGroup = true }
+                if key.hasPrefix(MetadataKey.makerNoteGroup.key) { decodedMakerNoteGroup = true }
                 still.properties.append(
                     MetadataProperty(key: key, type: type, value: PropertyValue.typed(family: p.family, type: type, text: text, raw: raw)))
             }

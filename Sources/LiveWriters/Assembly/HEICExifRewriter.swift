@@ -1,5 +1,4 @@
 import AppleMakerNote
-import CExiv2Shim
 import ISOBMFF
 import LiveModel
 import LiveReaders
@@ -7,14 +6,15 @@ import LiveReaders
 /// Rewrites a HEIC's Exif item when its makernote cannot be re-keyed in place: a HEIC with no
 /// Apple makernote (a converter's output), or one whose makernote has no tag 0x0011.
 ///
-/// exiv2 0.27 cannot write HEIF, but it can re-encode a bare Exif TIFF structure
-/// (`llx_tiff_set_makernote`). So: the Exif item is located through `meta/iinf` (an `infe` v2/v3
-/// of type `Exif`) and `meta/iloc` (one extent, construction method 0, in this file); its TIFF
-/// (after the item's 4-byte `tiff_header_offset` prefix and the bytes it skips) gets the new
-/// makernote through exiv2; the new item payload, with the same prefix, is appended to the file in
-/// a new top-level `mdat`; and only that item's `iloc` extent offset and length are overwritten,
-/// in their existing field widths. `meta` keeps its size, every other byte of the original file
-/// stays where it was (the old Exif bytes become unreferenced), so the image items are untouched.
+/// exiv2 0.27 cannot write HEIF, but it can re-encode a bare Exif TIFF structure (through
+/// `LiveReaders.StillExifEditor`, which keeps exiv2 behind `LiveReaders`). So: the Exif item is
+/// located through `meta/iinf` (an `infe` v2/v3 of type `Exif`) and `meta/iloc` (one extent,
+/// construction method 0, in this file); its TIFF (after the item's 4-byte `tiff_header_offset`
+/// prefix and the bytes it skips) gets the new makernote through exiv2; the new item payload, with
+/// the same prefix, is appended to the file in a new top-level `mdat`; and only that item's `iloc`
+/// extent offset and length are overwritten, in their existing field widths. `meta` keeps its
+/// size, every other byte of the original file stays where it was (the old Exif bytes become
+/// unreferenced), so the image items are untouched.
 public enum HEICExifRewriter {
     /// A rewritten HEIC: the original bytes, with `ilocFields` overwritten, followed by an `mdat`.
     public struct Rewrite: Sendable {
@@ -120,39 +120,14 @@ public enum HEICExifRewriter {
         return Rewrite(bytes: out, ilocFields: lowest..<highest, appendedBytes: mdatSize, exifRange: newStart..<out.count)
     }
 
-    /// exiv2's half: the TIFF with the new makernote.
+    /// exiv2's half, behind `LiveReaders`: the TIFF with the new makernote.
     static func rewriteTIFF(_ tiff: [UInt8], makerNote: [UInt8]?, makeIfAbsent: String?) throws(LivePhotoWriteError) -> [UInt8] {
-        var out: UnsafeMutablePointer<UInt8>?
-        var outLength = 0
-        var message: UnsafeMutablePointer<CChar>?
-        let status = tiff.withUnsafeBufferPointer { t in
-            withOptionalBytes(makerNote) { m, mCount in
-                withOptionalCString(makeIfAbsent) { make in
-                    llx_tiff_set_makernote(t.baseAddress, t.count, m, mCount, make, &out, &outLength, &message)
-                }
-            }
+        do throws(ReadIssue) {
+            return try StillExifEditor.settingMakerNote(inTIFF: tiff, makerNote: makerNote, makeIfAbsent: makeIfAbsent)
+        } catch {
+            let text = "HEIC Exif: " + error.message
+            throw error.category == .unsupported ? .unsupported(text) : .malformed(text)
         }
-        defer {
-            llx_free(out)
-            llx_free(message)
-        }
-        guard status == LLX_OK, let out else {
-            let text = "HEIC Exif: " + (message.map { String(cString: $0) } ?? "exiv2 could not rewrite the Exif")
-            throw status == LLX_ERR_UNSUPPORTED ? .unsupported(text) : .malformed(text)
-        }
-        return Array(UnsafeBufferPointer(start: out, count: outLength))
-    }
-
-    private static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafePointer<UInt8>?, Int) -> R) -> R {
-        guard let bytes else { return body(nil, 0) }
-        // A non-NULL pointer even for an empty makernote: NULL means "remove".
-        if bytes.isEmpty { return withUnsafePointer(to: UInt8(0)) { body($0, 0) } }
-        return bytes.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
-    }
-
-    private static func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
-        guard let s else { return body(nil) }
-        return s.withCString { body($0) }
     }
 
     static func fits(_ value: UInt64, width: Int) -> Bool {

@@ -1,4 +1,3 @@
-import Crypto
 import ISOBMFF
 import LiveModel
 
@@ -55,7 +54,7 @@ public enum MediaDigest {
             handler = FourCC.string(UInt32(d[8]) << 24 | UInt32(d[9]) << 16 | UInt32(d[10]) << 8 | UInt32(d[11]))
         }
         guard let stbl = trak.descendant(["mdia", "minf", "stbl"]) else {
-            return TrackDigest(trackID: id, handler: handler, sampleCount: 0, byteCount: 0, sha256: SHA256.hash(data: [UInt8]()).hexString)
+            return TrackDigest(trackID: id, handler: handler, sampleCount: 0, byteCount: 0, sha256: SHA256Digest.hex([UInt8]()))
         }
         let stblPath = path + "/mdia/minf/stbl"
         if stbl.child("stz2") != nil { throw BoxError(.unsupported, "compact sample sizes ('stz2') are not hashed", path: stblPath + "/stz2") }
@@ -113,7 +112,7 @@ public enum MediaDigest {
             break
         }
 
-        var hasher = SHA256()
+        var hasher = SHA256Digest()
         var next = 0  // next sample index
         var bytes: Int64 = 0
         var run = 0
@@ -136,7 +135,7 @@ public enum MediaDigest {
             var at = chunkOffset
             while at < end {
                 let piece = Int(min(end - at, 8 << 20))
-                hasher.update(data: try source.read(at: at, count: piece))
+                hasher.update(try source.read(at: at, count: piece))
                 at += Int64(piece)
             }
             bytes += length
@@ -146,25 +145,14 @@ public enum MediaDigest {
             throw BoxError(.malformed, "the chunk tables place \(next) of \(sampleCount) samples", path: stblPath)
         }
         return TrackDigest(trackID: id, handler: handler, sampleCount: sampleCount, byteCount: bytes,
-                           sha256: hasher.finalize().hexString)
+                           sha256: hasher.finalize())
     }
 
     /// SHA-256 of a JPEG's entropy-coded data: from the first SOS marker to the end of the file.
     /// Metadata edits (APP segments) leave it unchanged. Nil when no SOS is found before the end.
     public static func jpegImageData(_ bytes: [UInt8]) -> String? {
         guard let sos = try? JPEGLayout.scanSOS(bytes) else { return nil }
-        return SHA256.hash(data: bytes[sos...]).hexString
-    }
-}
-
-extension SHA256.Digest {
-    /// The digest as lower-case hex, as ``TrackDigest/sha256`` and ``MediaDigest/jpegImageData(_:)`` report it.
-    var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(2 * SHA256.Digest.byteCount)
-        for byte in self { out += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
-        return String(decoding: out, as: UTF8.self)
+        return SHA256Digest.hex(bytes[sos...])
     }
 }
 

@@ -1,5 +1,5 @@
 /*
- * cexiv2shim.h: the only door to libexiv2 (0.27). A small C API over exiv2's C++ one, in the
+ * cexiv2.h: the only door to libexiv2 (0.27). A small C API over exiv2's C++ one, in the
  * manner of GNOME/gexiv2 (gexiv2-metadata.cpp): every entry point catches every exception and
  * reports it through an out-parameter, exiv2's own logging is silenced, nothing reaches stderr.
  *
@@ -10,8 +10,8 @@
  * different threads at once. One-time initialisation (XMP toolkit, BMFF, logging) happens inside
  * the first call, guarded by std::call_once.
  */
-#ifndef CEXIV2SHIM_H
-#define CEXIV2SHIM_H
+#ifndef LIVELINT_CEXIV2_H
+#define LIVELINT_CEXIV2_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -69,9 +69,10 @@ typedef struct llx_image_info {
 } llx_image_info;
 
 /*
- * Read the metadata of the image at `path` (never written to; opened read-only through a FileIo,
- * so URLs are never fetched). `key_prefixes`/`prefix_count` select which keys are returned: a key
- * is kept when it starts with one of the prefixes; pass NULL/0 for every key.
+ * Read the metadata of the image at `path` (never written to; opened read-only through the
+ * shim's own pread(2) BasicIo, so URLs are never fetched). `key_prefixes`/`prefix_count` select
+ * which keys are returned: a key is kept when it starts with one of the prefixes; pass NULL/0 for
+ * every key.
  * Returns LLX_OK and sets *out, or an error code and sets *error (both owned by the caller).
  */
 llx_status llx_read_path(const char *path, const char *const *key_prefixes, size_t prefix_count,
@@ -109,34 +110,6 @@ llx_status llx_tiff_set_makernote(const unsigned char *tiff, size_t tiff_length,
                                   const char *make_if_absent,
                                   unsigned char **out, size_t *out_length, char **error);
 
-/*
- * libmediainfo, guarded the same way (the only other C++ library we call). For each query, the
- * streams of kind `stream_kind` (MediaInfo's stream_t: 0 General, 1 Video, 2 Audio, 4 Other,
- * 5 Image), at most `max_streams` of them, and for each stream every field of `fields` whose text
- * is not empty. The whole open / query / close runs inside one try block: an exception or a
- * failed allocation gives LLX_ERR_INTERNAL / LLX_ERR_MALFORMED and a message, never a crash.
- * LLX_ERR_NOT_IMAGE when libmediainfo cannot open or recognise the file. On LLX_OK, *out holds
- * *out_count values (possibly none); free with llx_mediainfo_values_free().
- */
-typedef struct llx_mediainfo_query {
-    int stream_kind;
-    const char *const *fields;
-    size_t field_count;
-} llx_mediainfo_query;
-
-typedef struct llx_mediainfo_value {
-    /* Index into the queries array, stream number within that kind, index into its fields. */
-    size_t query_index;
-    size_t stream_index;
-    size_t field_index;
-    char *text;
-} llx_mediainfo_value;
-
-llx_status llx_mediainfo_read(const char *path, const llx_mediainfo_query *queries, size_t query_count,
-                              size_t max_streams, llx_mediainfo_value **out, size_t *out_count, char **error);
-
-void llx_mediainfo_values_free(llx_mediainfo_value *values, size_t count);
-
 /* Free a read result (NULL is fine). */
 void llx_image_info_free(llx_image_info *info);
 
@@ -150,4 +123,4 @@ const char *llx_exiv2_version(void);
 }
 #endif
 
-#endif /* CEXIV2SHIM_H */
+#endif /* LIVELINT_CEXIV2_H */

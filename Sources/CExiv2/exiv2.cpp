@@ -1,8 +1,8 @@
-// The C++ side of cexiv2shim.h. Modelled on GNOME/gexiv2 (gexiv2-metadata.cpp): every entry point
+// The C++ side of cexiv2.h. Modelled on GNOME/gexiv2 (gexiv2-metadata.cpp): every entry point
 // is a try block that turns any exception into a status code and a message, so no C++ exception
 // ever crosses into Swift, and exiv2's logging is muted so nothing is printed behind our back.
 
-#include "cexiv2shim.h"
+#include "cexiv2.h"
 
 #include <exiv2/exiv2.hpp>
 
@@ -17,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -451,174 +450,9 @@ bool isMakerNoteGroup(const std::string &group) {
     return group == "MakerNote" || Exiv2::ExifTags::isMakerGroup(group);
 }
 
-// ---------------------------------------------------------------------------------------------
-// libmediainfo's C API (MediaInfoDLL.cpp, the MediaInfoA_* functions exported by libmediainfo.so),
-// loaded with dlopen on first use, the way Debian's MediaInfoDLL.h does. Only `dump` (stream
-// properties) needs it; `lint` never loads it, nor the libraries it links (libcurl, GnuTLS,
-// Kerberos, LDAP, …: ~6 MiB resident and their start-up relocations). Enums travel as int.
-
-struct MediaInfoAPI {
-    void *(*New)(void) = nullptr;
-    void (*Delete)(void *) = nullptr;
-    size_t (*Open)(void *, const char *) = nullptr;
-    void (*Close)(void *) = nullptr;
-    const char *(*Option)(void *, const char *, const char *) = nullptr;
-    const char *(*Get)(void *, int, size_t, const char *, int, int) = nullptr;
-    size_t (*Count_Get)(void *, int, size_t) = nullptr;
-    // Why the library could not be used; empty when every entry point was found.
-    std::string problem;
-};
-
-template <typename F>
-bool bind(void *library, const char *name, F &slot, std::string &problem) {
-    void *symbol = dlsym(library, name);
-    if (symbol == nullptr) {
-        if (problem.empty()) problem = std::string("libmediainfo has no ") + name;
-        return false;
-    }
-    slot = reinterpret_cast<F>(symbol);
-    return true;
-}
-
-MediaInfoAPI loadMediaInfo() {
-    MediaInfoAPI api;
-    void *library = nullptr;
-    for (const char *name : {"libmediainfo.so.0", "libmediainfo.so"}) {
-        library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        if (library != nullptr) break;
-    }
-    if (library == nullptr) {
-        const char *why = dlerror();
-        api.problem = std::string("libmediainfo is not installed (apt-get install libmediainfo0v5): ") + (why ? why : "dlopen failed");
-        return api;
-    }
-    // Kept loaded for the life of the process (its handles may be in use on other threads).
-    bind(library, "MediaInfoA_New", api.New, api.problem);
-    bind(library, "MediaInfoA_Delete", api.Delete, api.problem);
-    bind(library, "MediaInfoA_Open", api.Open, api.problem);
-    bind(library, "MediaInfoA_Close", api.Close, api.problem);
-    bind(library, "MediaInfoA_Option", api.Option, api.problem);
-    bind(library, "MediaInfoA_Get", api.Get, api.problem);
-    bind(library, "MediaInfoA_Count_Get", api.Count_Get, api.problem);
-    return api;
-}
-
-// Loaded once, thread-safely (a function-local static).
-const MediaInfoAPI &mediaInfo() {
-    static const MediaInfoAPI api = loadMediaInfo();
-    return api;
-}
-
-// Owns a MediaInfo handle: closed and deleted on every path out, exceptions included.
-struct MediaInfoHandle {
-    const MediaInfoAPI &api;
-    void *handle = nullptr;
-    bool open = false;
-    explicit MediaInfoHandle(const MediaInfoAPI &loaded) : api(loaded), handle(loaded.New()) {}
-    ~MediaInfoHandle() {
-        if (handle == nullptr) return;
-        try {
-            if (open) api.Close(handle);
-            api.Delete(handle);
-        } catch (...) {
-            // Nothing sane to do: the scan goes on.
-        }
-    }
-    MediaInfoHandle(const MediaInfoHandle &) = delete;
-    MediaInfoHandle &operator=(const MediaInfoHandle &) = delete;
-};
-
-// Owns collected values until they are handed over.
-struct MediaInfoValues {
-    std::vector<llx_mediainfo_value> items;
-    ~MediaInfoValues() {
-        for (auto &v : items) std::free(v.text);
-    }
-};
-
 } // namespace
 
 extern "C" {
-
-llx_status llx_mediainfo_read(const char *path, const llx_mediainfo_query *queries, size_t query_count,
-                              size_t max_streams, llx_mediainfo_value **out, size_t *out_count, char **error) {
-    if (error != nullptr) *error = nullptr;
-    try {
-        if (out == nullptr || out_count == nullptr) {
-            setError(error, "no output pointer");
-            return LLX_ERR_INTERNAL;
-        }
-        *out = nullptr;
-        *out_count = 0;
-        if (path == nullptr) {
-            setError(error, "no path");
-            return LLX_ERR_IO;
-        }
-        const MediaInfoAPI &api = mediaInfo();
-        if (!api.problem.empty()) {
-            setError(error, api.problem);
-            return LLX_ERR_UNSUPPORTED;
-        }
-        MediaInfoHandle mi(api);
-        if (mi.handle == nullptr) {
-            setError(error, "libmediainfo: cannot create a handle");
-            return LLX_ERR_INTERNAL;
-        }
-        api.Option(mi.handle, "Internet", "No");
-        api.Option(mi.handle, "ParseSpeed", "0.3");
-        if (api.Open(mi.handle, path) == 0) {
-            setError(error, "libmediainfo does not recognise the file");
-            return LLX_ERR_NOT_IMAGE;
-        }
-        mi.open = true;
-        MediaInfoValues values;
-        for (size_t q = 0; q < query_count && queries != nullptr; ++q) {
-            const llx_mediainfo_query &query = queries[q];
-            // (size_t)-1 asks for the number of streams of this kind.
-            size_t streams = api.Count_Get(mi.handle, query.stream_kind, static_cast<size_t>(-1));
-            if (streams > max_streams) streams = max_streams;
-            for (size_t s = 0; s < streams; ++s) {
-                for (size_t f = 0; f < query.field_count && query.fields != nullptr; ++f) {
-                    if (query.fields[f] == nullptr) continue;
-                    const char *text = api.Get(mi.handle, query.stream_kind, s, query.fields[f], 1, 0);
-                    if (text == nullptr || text[0] == '\0') continue;
-                    llx_mediainfo_value v;
-                    v.query_index = q;
-                    v.stream_index = s;
-                    v.field_index = f;
-                    v.text = nullptr;
-                    values.items.push_back(v);
-                    values.items.back().text = copyString(std::string(text));
-                }
-            }
-        }
-        if (!values.items.empty()) {
-            llx_mediainfo_value *array =
-                static_cast<llx_mediainfo_value *>(std::calloc(values.items.size(), sizeof(llx_mediainfo_value)));
-            if (array == nullptr) throw std::bad_alloc();
-            std::memcpy(array, values.items.data(), values.items.size() * sizeof(llx_mediainfo_value));
-            *out = array;
-            *out_count = values.items.size();
-            values.items.clear();
-        }
-        return LLX_OK;
-    } catch (const std::bad_alloc &) {
-        setError(error, "libmediainfo: out of memory");
-        return LLX_ERR_INTERNAL;
-    } catch (const std::exception &e) {
-        setError(error, std::string("libmediainfo (C++ exception): ") + e.what());
-        return LLX_ERR_MALFORMED;
-    } catch (...) {
-        setError(error, "libmediainfo: unknown exception");
-        return LLX_ERR_INTERNAL;
-    }
-}
-
-void llx_mediainfo_values_free(llx_mediainfo_value *values, size_t count) {
-    if (values == nullptr) return;
-    for (size_t i = 0; i < count; ++i) std::free(values[i].text);
-    std::free(values);
-}
 
 llx_status llx_read_path(const char *path, const char *const *key_prefixes, size_t prefix_count,
                          llx_image_info **out, char **error) {

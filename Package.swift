@@ -43,7 +43,7 @@ let package = Package(
         // Not linked: loaded with dlopen on first use (the package libmediainfo-dev provides it).
         .target(name: "CMediaInfo"),
         // Debian's libcrypto (OpenSSL 3), for SHA-256 only: see README "Dependencies".
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "COpenSSL"),
         .target(
             name: "LiveReaders",
             dependencies: [

@@ -59,8 +59,23 @@ public struct EntryTable: Sendable {
     public let count: Int
     public let entrySize: Int
 
-    /// Checks `count` entries of `entrySize` bytes against what `c` has left (`what` names the
-    /// entry in the error, e.g. `stsz entry`) and moves `c` past them.
+    /// Reads the entry count (`entry count`) and checks `count * entrySize` against the bytes
+    /// left (`what` names the entry, e.g. `stco entry`); moves `c` past the table.
+    ///
+    /// The count check is reported as the readers always reported it: measured from the count
+    /// field (they evaluated the cursor before reading the count), so its text and offset stay
+    /// the same. A table that passes that check but lacks up to four bytes is then refused as
+    /// truncated here, where the old readers failed on their last entry.
+    init(reading c: inout ByteCursor, entrySize: Int, _ what: String) throws(BoxError) {
+        let atCount = c
+        let raw = try c.u32("entry count")
+        count = try atCount.checkedCount(raw, entrySize: entrySize, what)
+        self.entrySize = entrySize
+        cursor = c
+        try c.skip(count * entrySize, what)
+    }
+
+    /// `count` entries of `entrySize` bytes at `c` (a table built in code).
     init(_ c: inout ByteCursor, count raw: UInt32, entrySize: Int, _ what: String) throws(BoxError) {
         count = try c.checkedCount(raw, entrySize: entrySize, what)
         self.entrySize = entrySize

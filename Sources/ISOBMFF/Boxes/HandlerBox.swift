@@ -26,12 +26,17 @@ public struct HandlerBox: TypedBox, Hashable {
     /// (the movie reader never needs it, so it costs no copy there).
     public static func read(_ payload: ByteCursor, keepRemainder: Bool = true) throws(BoxError) -> HandlerBox {
         var c = payload
-        var box = HandlerBox(handlerType: BoxType(rawValue: 0), name: [])
-        box.header = try FullBoxHeader.read(&c)
-        box.componentType = try c.fourCC("component type")
-        box.handlerType = try c.fourCC("handler type")
-        box.remainder = keepRemainder ? c.readRest() : []
-        return box
+        let header = try FullBoxHeader.read(&c)
+        let component = try c.fourCC("component type")
+        let handler = try c.fourCC("handler type")
+        return HandlerBox(header: header, componentType: component, handlerType: handler, remainder: keepRemainder ? c.readRest() : [])
+    }
+
+    private init(header: FullBoxHeader, componentType: BoxType, handlerType: BoxType, remainder: [UInt8]) {
+        self.header = header
+        self.componentType = componentType
+        self.handlerType = handlerType
+        self.remainder = remainder
     }
 
     public func write(to w: inout ByteWriter) {

@@ -46,7 +46,7 @@ public struct TimeToSampleBox: TypedBox {
     public static func read(_ payload: ByteCursor, type: BoxType) throws(BoxError) -> TimeToSampleBox {
         var c = payload
         let header = try FullBoxHeader.read(&c)
-        let table = try EntryTable(&c, count: try c.u32("entry count"), entrySize: 8, type == "ctts" ? "ctts entry" : "stts entry")
+        let table = try EntryTable(reading: &c, entrySize: 8, type == "ctts" ? "ctts entry" : "stts entry")
         return TimeToSampleBox(type: type, header: header, entries: table)
     }
 
@@ -108,7 +108,7 @@ public struct SampleToChunkBox: TypedBox {
     public static func read(_ payload: ByteCursor) throws(BoxError) -> SampleToChunkBox {
         var c = payload
         let header = try FullBoxHeader.read(&c)
-        let table = try EntryTable(&c, count: try c.u32("entry count"), entrySize: 12, "stsc entry")
+        let table = try EntryTable(reading: &c, entrySize: 12, "stsc entry")
         return SampleToChunkBox(header: header, table: table)
     }
 
@@ -161,7 +161,7 @@ public struct ChunkOffsetBox: TypedBox {
         var c = payload
         let header = try FullBoxHeader.read(&c)
         let wide = type == "co64"
-        let table = try EntryTable(&c, count: try c.u32("entry count"), entrySize: wide ? 8 : 4, wide ? "co64 entry" : "stco entry")
+        let table = try EntryTable(reading: &c, entrySize: wide ? 8 : 4, wide ? "co64 entry" : "stco entry")
         return ChunkOffsetBox(header: header, table: table)
     }
 

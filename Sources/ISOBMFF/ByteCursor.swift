@@ -63,6 +63,12 @@ public struct ByteCursor: Sendable {
         }
     }
 
+    /// Throws the same "truncated" error a read of `n` bytes would, without moving: a group of
+    /// fields checked at once keeps the error its readers always gave (`dates needs 16 bytes`).
+    public func require(_ n: Int, _ what: String) throws(BoxError) {
+        try need(n, what)
+    }
+
     public mutating func skip(_ n: Int, _ what: String = "field") throws(BoxError) {
         try need(n, what)
         position += n

@@ -48,10 +48,12 @@ enum MovieSampleHashes {
         let tree = BoxTree.parse(payload, baseOffset: moovHeader.payloadOffset, path: "moov", ancestors: ["moov"])
         var out: [UInt32: UInt64] = [:]
         for (i, trak) in tree.nodes.filter({ $0.type == "trak" }).enumerated() {
-            let reader = MovieTrackReader(node: trak, path: "moov/trak[\(i + 1)]", movieTimescale: 0)
+            var reader = MovieTrackReader(node: trak, path: BoxPath("moov").appending("trak", index: i + 1), movieTimescale: 0)
             let stbl = try #require(trak.descendant(["mdia", "minf", "stbl"]))
-            let sizes = try reader.sampleSizes(stbl, "stbl", limit: .max)
-            let offsets = try reader.sampleOffsets(stbl, "stbl", sizes: sizes)
+            var tables = MovieTrackReader.SampleTables(stbl: stbl, path: "stbl")
+            tables.sizes = reader.readSampleSizes(stbl, "stbl")
+            let sizes = try MovieTrackReader.sampleSizes(tables, limit: .max)
+            let offsets = try MovieTrackReader.sampleOffsets(tables, sizes: sizes)
             var h: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
             for (o, s) in zip(offsets, sizes) {
                 for b in try source.read(at: o, count: s) { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }

@@ -131,8 +131,8 @@ struct MovieReadContext {
         let moov = BoxNode(type: "moov", children: tree.nodes)
 
         if let mvhd = moov.child("mvhd") { readMvhd(mvhd, into: &movie) }
-        if let meta = moov.child("meta") { movie.keys += readMetaKeys(meta, path: "moov/meta") }
-        if let udta = moov.child("udta") { movie.keys += readUdta(udta, path: "moov/udta") }
+        if let meta = moov.child("meta") { movie.keys += readMetaKeys(meta, path: Self.moovPath.appending("meta")) }
+        if let udta = moov.child("udta") { movie.keys += readUdta(udta, path: Self.moovPath.appending("udta")) }
 
         var trackIndex = 0
         var anyVideo: VideoStream?
@@ -140,7 +140,7 @@ struct MovieReadContext {
         var budget = MovieTrackReader.SampleBudget()
         for node in moov.children where node.type == "trak" {
             trackIndex += 1
-            var reader = MovieTrackReader(node: node, path: "moov/trak[\(trackIndex)]", movieTimescale: movie.timescale)
+            var reader = MovieTrackReader(node: node, path: Self.moovPath.appending("trak", index: trackIndex), movieTimescale: movie.timescale)
             reader.budget = budget
             let track = reader.read(source, options: options)
             budget = reader.budget
@@ -157,6 +157,8 @@ struct MovieReadContext {
         movie.stillImageTime = Self.stillImageTime(movie)
         return movie
     }
+
+    static let moovPath = BoxPath().appending("moov")
 
     /// Top-level boxes that mark a file as ISO-BMFF / QuickTime.
     static let knownTopLevel: Set<BoxType> = ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot", "uuid", "meta", "moof", "styp", "sidx", "PICT"]
@@ -176,72 +178,69 @@ struct MovieReadContext {
 
     mutating func readFtyp(_ header: BoxHeader, _ source: some ByteSource, into movie: inout MovieInfo) {
         let count = Int(min(header.payloadSize, 4096))
+        var ftyp = FileTypeBox(majorBrand: BoxType(rawValue: 0))
+        var failure: BoxError?
         do throws(BoxError) {
-            var c = ByteCursor(try source.read(at: header.payloadOffset, count: count), baseOffset: header.payloadOffset, path: "ftyp")
-            movie.majorBrand = try c.fourCC("major brand").description
-            _ = try c.u32("minor version")
-            while c.remaining >= 4 { movie.compatibleBrands.append(try c.fourCC().description) }
-        } catch {
-            report(error, stops: false)
-        }
+            let payload = ByteCursor(try source.read(at: header.payloadOffset, count: count), baseOffset: header.payloadOffset,
+                                     boxPath: BoxPath().appending("ftyp"))
+            do throws(BoxError) {
+                try FileTypeBox.read(payload, into: &ftyp)
+            } catch { failure = error }
+            // What was read before a problem is kept: the major brand when the minor version is cut.
+            if failure == nil || payload.remaining >= 4 { movie.majorBrand = ftyp.majorBrand.description }
+            movie.compatibleBrands += ftyp.compatibleBrands.map(\.description)
+        } catch { failure = error }
+        if let failure { report(failure, stops: false) }
     }
 
     mutating func readMvhd(_ node: BoxNode, into movie: inout MovieInfo) {
-        var c = ByteCursor(node.data ?? [], baseOffset: (node.offset ?? 0) + Int64(node.headerSize), path: "moov/mvhd")
         do throws(BoxError) {
-            (movie.timescale, movie.durationTicks) = try c.timescaleAndDuration()
+            let mvhd = try MovieHeaderBox.read(node.payloadCursor(path: Self.moovPath.appending("mvhd")))
+            (movie.timescale, movie.durationTicks) = (mvhd.timescale, mvhd.knownDuration)
         } catch {
             report(error)
         }
     }
 
     /// `meta` with `hdlr` `mdta`, `keys` and `ilst` (QuickTime), or the same inside an ISO `meta`.
-    mutating func readMetaKeys(_ meta: BoxNode, path: String) -> [QuickTimeKey] {
-        var names: [(namespace: String, name: String)] = []
-        if let keys = meta.child("keys"), let data = keys.data {
-            var c = ByteCursor(data, baseOffset: (keys.offset ?? 0) + Int64(keys.headerSize), path: path + "/keys")
+    mutating func readMetaKeys(_ meta: BoxNode, path: BoxPath) -> [QuickTimeKey] {
+        var keys = MetadataKeysBox(entries: [])
+        if let keysNode = meta.child("keys"), keysNode.data != nil {
             do throws(BoxError) {
-                _ = try c.versionAndFlags()
-                let count = try c.checkedCount(try c.u32("entry count"), entrySize: 8, "keys entry")
-                for _ in 0..<count {
-                    let size = try c.u32("key size")
-                    guard size >= 8 else { throw c.error(.malformed, "key entry size \(size) is below 8") }
-                    var entry = try c.slice(Int(size) - 4)
-                    let ns = try entry.fourCC("key namespace").description
-                    names.append((ns, String(decoding: entry.readRest(), as: UTF8.self)))
-                }
+                // Entries read before a bad one are kept.
+                try MetadataKeysBox.read(keysNode.payloadCursor(path: path.appending("keys")), into: &keys)
             } catch {
                 report(error)
             }
         }
+        let names = keys.entries
         guard let ilst = meta.child("ilst") else { return [] }
         var out: [QuickTimeKey] = []
+        let ilstPath = path.appending("ilst")
         for item in ilst.children {
             let index = Int(item.type.rawValue)
-            let itemPath = path + "/ilst/" + (index > 0 && index <= names.count ? "[\(index)]" : item.type.description)
+            let itemPath = index > 0 && index <= names.count ? ilstPath.appending("[\(index)]") : ilstPath.appending(item.type)
             guard let (type, value) = readDataAtom(item, path: itemPath) else { continue }
             if index >= 1 && index <= names.count {
                 let k = names[index - 1]
-                out.append(QuickTimeKey(key: k.name, namespace: k.namespace, dataType: type, value: value))
+                out.append(QuickTimeKey(key: k.name, namespace: k.namespace.description, dataType: type, value: value))
             } else if item.type.looksLikeBoxType {
                 // An iTunes-style ilst (atom names, no keys table).
                 out.append(QuickTimeKey(key: item.type.description, namespace: "ilst", dataType: type, value: value))
             } else {
                 report(ReadIssue(.malformed, "ilst item refers to key \(index), the keys table has \(names.count)",
-                                 location: itemPath, offset: item.offset), stops: false)
+                                 location: itemPath.description, offset: item.offset), stops: false)
             }
         }
         return out
     }
 
     /// The first `data` atom of an `ilst` item: type indicator (1 byte set + 3 bytes type), locale, value.
-    mutating func readDataAtom(_ item: BoxNode, path: String) -> (UInt32, MetadataValue)? {
-        guard let data = item.child("data"), let bytes = data.data else { return nil }
-        var c = ByteCursor(bytes, baseOffset: (data.offset ?? 0) + Int64(data.headerSize), path: path + "/data")
+    mutating func readDataAtom(_ item: BoxNode, path: BoxPath) -> (UInt32, MetadataValue)? {
+        guard let data = item.child("data"), data.data != nil else { return nil }
         do throws(BoxError) {
-            let type = try c.u32("type indicator") & 0x00FF_FFFF
-            _ = try c.u32("locale")
-            return (type, QuickTimeValueDecoder.decode(type: type, c.readRest()))
+            let box = try DataBox.read(data.payloadCursor(path: path.appending("data")))
+            return (box.wellKnownType, QuickTimeValueDecoder.decode(type: box.wellKnownType, box.value))
         } catch {
             report(error, stops: false)
             return nil
@@ -249,11 +248,11 @@ struct MovieReadContext {
     }
 
     /// `udta` atoms: QuickTime `©xxx` text items ([length][language][text]) and `udta/meta` ilst.
-    mutating func readUdta(_ udta: BoxNode, path: String) -> [QuickTimeKey] {
+    mutating func readUdta(_ udta: BoxNode, path: BoxPath) -> [QuickTimeKey] {
         var out: [QuickTimeKey] = []
         for item in udta.children {
             if item.type == "meta" {
-                out += readMetaKeys(item, path: path + "/meta")
+                out += readMetaKeys(item, path: path.appending("meta"))
                 continue
             }
             guard item.type.rawValue >> 24 == 0xA9, let bytes = item.data else { continue }

@@ -24,12 +24,12 @@ struct MovieTrackReader {
     }
 
     let node: BoxNode
-    let path: String
+    let path: BoxPath
     let movieTimescale: UInt32
     var issues: [Issue] = []
     var budget = SampleBudget()
 
-    init(node: BoxNode, path: String, movieTimescale: UInt32) {
+    init(node: BoxNode, path: BoxPath, movieTimescale: UInt32) {
         self.node = node
         self.path = path
         self.movieTimescale = movieTimescale
@@ -37,71 +37,79 @@ struct MovieTrackReader {
 
     mutating func fail(_ e: BoxError, stops: Bool = true) { issues.append(Issue(issue: ReadIssue(e), stops: stops)) }
 
-    func cursor(_ box: BoxNode, _ boxPath: String) -> ByteCursor {
-        ByteCursor(box.data ?? [], baseOffset: (box.offset ?? 0) + Int64(box.headerSize), path: boxPath)
+    /// The sample tables of one `stbl`, each read once (sizes when the track is read; timing and
+    /// chunks only for the samples decoded).
+    struct SampleTables {
+        let stbl: BoxNode
+        let path: BoxPath
+        var sizes: SampleSizeBox?
     }
 
     mutating func read(_ source: some ByteSource, options: MovieReadOptions) -> Output {
         var info = TrackInfo(id: 0, handler: "")
         var out = Output(info: info)
         if let tkhd = node.child("tkhd") { readTkhd(tkhd, into: &info) } else {
-            fail(BoxError(.malformed, "track has no 'tkhd'", path: path, offset: node.offset ?? 0), stops: false)
+            fail(BoxError(.malformed, "track has no 'tkhd'", path: path.description, offset: node.offset ?? 0), stops: false)
         }
         if let tref = node.child("tref") {
+            let trefPath = path.appending("tref")
             for ref in tref.children {
-                var c = cursor(ref, path + "/tref/" + ref.type.description)
+                var c = ref.payloadCursor(path: trefPath.appending(ref.type))
                 var ids: [UInt32] = []
                 while c.remaining >= 4, let id = try? c.u32() { ids.append(id) }
                 info.references[ref.type.description, default: []] += ids
             }
         }
         if let elst = node.descendant(["edts", "elst"]) { info.editList = readElst(elst) }
-        let mdiaPath = path + "/mdia"
+        let mdiaPath = path.appending("mdia")
         guard let mdia = node.child("mdia") else {
             out.info = info
             return out
         }
-        if let mdhd = mdia.child("mdhd") { readMdhd(mdhd, mdiaPath + "/mdhd", into: &info) }
-        if let hdlr = mdia.child("hdlr") {
-            var c = cursor(hdlr, mdiaPath + "/hdlr")
+        if let mdhd = mdia.child("mdhd") {
             do throws(BoxError) {
-                _ = try c.versionAndFlags()
-                _ = try c.u32("component type")
-                info.handler = try c.fourCC("handler type").description
+                let box = try MediaHeaderBox.read(mdhd.payloadCursor(path: mdiaPath.appending("mdhd")))
+                (info.mediaTimescale, info.mediaDurationTicks) = (box.timescale, box.knownDuration)
             } catch { fail(error) }
         }
-        let stblPath = mdiaPath + "/minf/stbl"
+        if let hdlr = mdia.child("hdlr") {
+            do throws(BoxError) {
+                info.handler = try HandlerBox.read(hdlr.payloadCursor(path: mdiaPath.appending("hdlr")), keepRemainder: false).handlerType.description
+            } catch { fail(error) }
+        }
+        let stblPath = mdiaPath.appending("minf").appending("stbl")
         guard let stbl = mdia.descendant(["minf", "stbl"]) else {
             out.info = info
             return out
         }
-        info.sampleCount = sampleCount(stbl, stblPath)
+        var tables = SampleTables(stbl: stbl, path: stblPath)
+        tables.sizes = readSampleSizes(stbl, stblPath)
+        info.sampleCount = tables.sizes.map { Int($0.sampleCount) } ?? 0
         guard let stsd = stbl.child("stsd") else {
             out.info = info
             return out
         }
-        guard let entry = firstSampleEntry(stsd, stblPath + "/stsd") else {
+        guard let entry = firstSampleEntry(stsd, stblPath.appending("stsd")) else {
             out.info = info
             return out
         }
         info.format = entry.format.description
-        let entryPath = stblPath + "/stsd/" + entry.format.description
         switch (info.handler, entry.format) {
         case (_, "mebx"):
-            let keys = readMebxKeys(entry.payload, entryPath)
+            let keys = readMebxKeys(entry.payload)
             var track = MetadataTrack(keys: keys, samples: [])
             let wanted = options.samples == .all || keys.contains { $0.name == MovieInfo.stillImageTimeKey }
             if wanted {
                 let limit = max(0, options.maxSamplesPerTrack)
-                let samples = readMebxSamples(stbl, stblPath, keys: keys, source: source, limit: limit, info: info)
+                let samples = readMebxSamples(tables, keys: keys, source: source, limit: limit, info: info)
                 track.samples = samples
                 track.samplesTruncated = samples.count < info.sampleCount
             }
             info.metadata = track
         case ("vide", _), ("auxv", _):
-            out.video = readVisualEntry(entry, entryPath, info: info)
+            out.video = readVisualEntry(entry, info: info)
         case ("soun", _):
-            out.audio = readSoundEntry(entry, entryPath, info: info)
+            out.audio = readSoundEntry(entry, info: info)
         default:
             break
         }
@@ -112,160 +120,83 @@ struct MovieTrackReader {
     // MARK: headers
 
     mutating func readTkhd(_ box: BoxNode, into info: inout TrackInfo) {
-        var c = cursor(box, path + "/tkhd")
+        // The box starts from the model's defaults, so a header cut short leaves the fields it
+        // lacks as they were (a bad box keeps what was read before it).
+        var tkhd = TrackHeaderBox()
+        var failure: BoxError?
         do throws(BoxError) {
-            let (version, flags) = try c.versionAndFlags()
-            info.enabled = flags & 1 != 0
-            if version == 1 {
-                try c.skip(16, "dates")
-                info.id = try c.u32("track id")
-                try c.skip(4 + 8, "duration")
-            } else {
-                try c.skip(8, "dates")
-                info.id = try c.u32("track id")
-                try c.skip(4 + 4, "duration")
-            }
-            try c.skip(8 + 2 + 2 + 2 + 2, "reserved, layer, group, volume")
-            var m: [Double] = []
-            for i in 0..<9 {
-                m.append(i % 3 == 2 ? try c.fixed2_30("matrix") : try c.fixed16_16("matrix"))
-            }
-            info.matrix = m
-            info.width = try c.fixed16_16("width")
-            info.height = try c.fixed16_16("height")
-        } catch { fail(error) }
-    }
-
-    mutating func readMdhd(_ box: BoxNode, _ boxPath: String, into info: inout TrackInfo) {
-        var c = cursor(box, boxPath)
-        do throws(BoxError) {
-            (info.mediaTimescale, info.mediaDurationTicks) = try c.timescaleAndDuration()
-        } catch { fail(error) }
+            try TrackHeaderBox.read(box.payloadCursor(path: path.appending("tkhd")), into: &tkhd)
+        } catch { failure = error }
+        info.enabled = tkhd.isEnabled
+        info.id = tkhd.trackID
+        if tkhd.matrix != .identity { info.matrix = tkhd.matrix.values }
+        info.width = tkhd.widthValue
+        info.height = tkhd.heightValue
+        if let failure { fail(failure) }
     }
 
     mutating func readElst(_ box: BoxNode) -> [EditListEntry] {
-        var c = cursor(box, path + "/edts/elst")
-        var out: [EditListEntry] = []
         do throws(BoxError) {
-            let (version, _) = try c.versionAndFlags()
-            guard version <= 1 else {
-                fail(c.error(.unsupported, "edit list version \(version) is not read; presentation times assume no edit list"), stops: false)
-                return []
-            }
-            let count = try c.checkedCount(try c.u32("entry count"), entrySize: version == 1 ? 20 : 12, "elst entry")
-            for _ in 0..<count {
-                let duration = version == 1 ? try c.u64("segment duration") : UInt64(try c.u32("segment duration"))
-                let mediaTime = version == 1 ? try c.i64("media time") : Int64(try c.i32("media time"))
-                let rate = try c.fixed16_16("media rate")
-                out.append(EditListEntry(segmentDuration: duration, mediaTime: mediaTime, rate: rate))
-            }
-        } catch { fail(error, stops: false) }
-        return out
+            let elst = try EditListBox.read(box.payloadCursor(path: path.appending("edts").appending("elst")))
+            return elst.entries.map { EditListEntry(segmentDuration: $0.segmentDuration, mediaTime: $0.mediaTime, rate: $0.rate) }
+        } catch {
+            fail(error, stops: false)
+            return []
+        }
     }
 
     // MARK: sample tables
 
-    mutating func sampleCount(_ stbl: BoxNode, _ stblPath: String) -> Int {
-        if let stsz = stbl.child("stsz") {
-            var c = cursor(stsz, stblPath + "/stsz")
+    /// `stsz`, else `stz2`: read and checked once; the count is the track's sample count.
+    mutating func readSampleSizes(_ stbl: BoxNode, _ stblPath: BoxPath) -> SampleSizeBox? {
+        for type: BoxType in ["stsz", "stz2"] {
+            guard let box = stbl.child(type) else { continue }
             do throws(BoxError) {
-                _ = try c.versionAndFlags()
-                let fixed = try c.u32("sample size")
-                let count = try c.u32("sample count")
-                if fixed == 0 { _ = try c.checkedCount(count, entrySize: 4, "stsz entry") }
-                return Int(count)
-            } catch { fail(error) }
-        } else if let stz2 = stbl.child("stz2") {
-            var c = cursor(stz2, stblPath + "/stz2")
-            do throws(BoxError) {
-                _ = try c.versionAndFlags()
-                try c.skip(3, "reserved")
-                let bits = try c.u8("field size")
-                let count = try c.u32("sample count")
-                guard [4, 8, 16].contains(bits) else { throw c.error(.malformed, "stz2 field size \(bits) is not 4, 8 or 16") }
-                let bytes = (UInt64(count) * UInt64(bits) + 7) / 8
-                guard bytes <= UInt64(c.remaining) else {
-                    throw c.error(.malformed, "stz2 count \(count) needs \(bytes) bytes, \(c.remaining) left")
-                }
-                return Int(count)
-            } catch { fail(error) }
+                return try SampleSizeBox.read(box.payloadCursor(path: stblPath.appending(type)), type: type)
+            } catch {
+                fail(error)
+                return nil
+            }
         }
-        return 0
+        return nil
     }
 
     /// Sizes of the first `limit` samples (`stsz` or `stz2`).
-    func sampleSizes(_ stbl: BoxNode, _ stblPath: String, limit: Int) throws(BoxError) -> [Int] {
-        if let stsz = stbl.child("stsz") {
-            var c = cursor(stsz, stblPath + "/stsz")
-            _ = try c.versionAndFlags()
-            let fixed = try c.u32("sample size")
-            let count = Int(try c.u32("sample count"))
-            let n = min(count, limit)
-            if fixed != 0 { return [Int](repeating: Int(fixed), count: n) }
-            _ = try c.checkedCount(UInt32(count), entrySize: 4, "stsz entry")
-            var out: [Int] = []
-            out.reserveCapacity(n)
-            for _ in 0..<n { out.append(Int(try c.u32("sample size"))) }
-            return out
+    static func sampleSizes(_ tables: SampleTables, limit: Int) throws(BoxError) -> [Int] {
+        guard let sizes = tables.sizes else {
+            throw BoxError(.malformed, "sample table has neither 'stsz' nor 'stz2'", path: tables.path.description, offset: tables.stbl.offset ?? 0)
         }
-        if let stz2 = stbl.child("stz2") {
-            var c = cursor(stz2, stblPath + "/stz2")
-            _ = try c.versionAndFlags()
-            try c.skip(3)
-            let bits = Int(try c.u8())
-            let count = Int(try c.u32())
-            let n = min(count, limit)
-            var out: [Int] = []
-            var pending: UInt8 = 0
-            for i in 0..<n {
-                switch bits {
-                case 4:
-                    if i % 2 == 0 {
-                        pending = try c.u8()
-                        out.append(Int(pending >> 4))
-                    } else {
-                        out.append(Int(pending & 0xF))
-                    }
-                case 8: out.append(Int(try c.u8()))
-                default: out.append(Int(try c.u16()))
-                }
-            }
-            return out
-        }
-        throw BoxError(.malformed, "sample table has neither 'stsz' nor 'stz2'", path: stblPath, offset: stbl.offset ?? 0)
+        return sizes.sizes(limit: limit)
     }
 
     /// Decode time (media ticks) and composition offset of the first `limit` samples.
-    func sampleTimes(_ stbl: BoxNode, _ stblPath: String, limit: Int) throws(BoxError) -> [(dts: Int64, duration: Int64, cts: Int64)] {
-        guard let stts = stbl.child("stts") else {
-            throw BoxError(.malformed, "sample table has no 'stts'", path: stblPath, offset: stbl.offset ?? 0)
+    static func sampleTimes(_ tables: SampleTables, limit: Int) throws(BoxError) -> [(dts: Int64, duration: Int64, cts: Int64)] {
+        let stbl = tables.stbl
+        guard let sttsNode = stbl.child("stts") else {
+            throw BoxError(.malformed, "sample table has no 'stts'", path: tables.path.description, offset: stbl.offset ?? 0)
         }
-        var c = cursor(stts, stblPath + "/stts")
-        _ = try c.versionAndFlags()
-        let entries = try c.checkedCount(try c.u32("entry count"), entrySize: 8, "stts entry")
+        let stts = try TimeToSampleBox.read(sttsNode.payloadCursor(path: tables.path.appending("stts")), type: "stts")
         var out: [(dts: Int64, duration: Int64, cts: Int64)] = []
         var t: Int64 = 0
-        entryLoop: for _ in 0..<entries {
-            let count = try c.u32("sample count")
-            let delta = Int64(try c.u32("sample delta"))
-            for _ in 0..<count {
+        entryLoop: for i in 0..<stts.entryCount {
+            let entry = stts.entry(at: i)
+            let delta = Int64(entry.value)
+            for _ in 0..<entry.sampleCount {
                 guard out.count < limit else { break entryLoop }
                 out.append((t, delta, t))
                 let (next, overflow) = t.addingReportingOverflow(delta)
-                guard !overflow else { throw c.error(.malformed, "decode time overflows") }
+                guard !overflow else { throw stts.entries.error(.malformed, "decode time overflows", afterEntry: i) }
                 t = next
             }
         }
-        if let ctts = stbl.child("ctts") {
-            var c = cursor(ctts, stblPath + "/ctts")
-            _ = try c.versionAndFlags()
-            let entries = try c.checkedCount(try c.u32("entry count"), entrySize: 8, "ctts entry")
+        if let cttsNode = stbl.child("ctts") {
+            let ctts = try TimeToSampleBox.read(cttsNode.payloadCursor(path: tables.path.appending("ctts")), type: "ctts")
             var i = 0
-            for _ in 0..<entries where i < out.count {
-                let count = try c.u32("sample count")
-                let offset = Int64(try c.i32("sample offset"))
+            for e in 0..<ctts.entryCount where i < out.count {
+                let entry = ctts.entry(at: e)
+                let offset = Int64(entry.compositionOffset)
                 var k: UInt32 = 0
-                while k < count && i < out.count {
+                while k < entry.sampleCount && i < out.count {
                     out[i].cts = out[i].dts + offset
                     i += 1
                     k += 1
@@ -276,56 +207,48 @@ struct MovieTrackReader {
     }
 
     /// File offsets of the first `sizes.count` samples, from `stsc` and `stco`/`co64`.
-    func sampleOffsets(_ stbl: BoxNode, _ stblPath: String, sizes: [Int]) throws(BoxError) -> [Int64] {
-        var chunkOffsets: [Int64] = []
+    static func sampleOffsets(_ tables: SampleTables, sizes: [Int]) throws(BoxError) -> [Int64] {
+        let stbl = tables.stbl
+        let chunks: ChunkOffsetBox
         if let stco = stbl.child("stco") {
-            var c = cursor(stco, stblPath + "/stco")
-            _ = try c.versionAndFlags()
-            let n = try c.checkedCount(try c.u32("entry count"), entrySize: 4, "stco entry")
-            chunkOffsets.reserveCapacity(n)
-            for _ in 0..<n { chunkOffsets.append(Int64(try c.u32())) }
+            chunks = try ChunkOffsetBox.read(stco.payloadCursor(path: tables.path.appending("stco")), type: "stco")
         } else if let co64 = stbl.child("co64") {
-            var c = cursor(co64, stblPath + "/co64")
-            _ = try c.versionAndFlags()
-            let n = try c.checkedCount(try c.u32("entry count"), entrySize: 8, "co64 entry")
-            chunkOffsets.reserveCapacity(n)
-            for _ in 0..<n {
-                let v = try c.u64()
-                guard v <= UInt64(Int64.max) else { throw c.error(.malformed, "chunk offset \(v) out of range") }
-                chunkOffsets.append(Int64(v))
+            chunks = try ChunkOffsetBox.read(co64.payloadCursor(path: tables.path.appending("co64")), type: "co64")
+            for i in 0..<chunks.entryCount {
+                let v = chunks.offset(at: i)
+                guard v <= UInt64(Int64.max) else { throw chunks.entries.error(.malformed, "chunk offset \(v) out of range", afterEntry: i) }
             }
         } else {
-            throw BoxError(.malformed, "sample table has neither 'stco' nor 'co64'", path: stblPath, offset: stbl.offset ?? 0)
+            throw BoxError(.malformed, "sample table has neither 'stco' nor 'co64'", path: tables.path.description, offset: stbl.offset ?? 0)
         }
-        guard let stsc = stbl.child("stsc") else {
-            throw BoxError(.malformed, "sample table has no 'stsc'", path: stblPath, offset: stbl.offset ?? 0)
+        guard let stscNode = stbl.child("stsc") else {
+            throw BoxError(.malformed, "sample table has no 'stsc'", path: tables.path.description, offset: stbl.offset ?? 0)
         }
-        var c = cursor(stsc, stblPath + "/stsc")
-        _ = try c.versionAndFlags()
-        let n = try c.checkedCount(try c.u32("entry count"), entrySize: 12, "stsc entry")
-        var runs: [(firstChunk: Int, perChunk: Int)] = []
-        for _ in 0..<n {
-            let first = Int(try c.u32("first chunk"))
-            let per = Int(try c.u32("samples per chunk"))
-            _ = try c.u32("sample description index")
-            guard first >= 1, first > (runs.last?.firstChunk ?? 0) else {
-                throw c.error(.malformed, "stsc first chunk \(first) is not increasing from 1")
+        let stsc = try SampleToChunkBox.read(stscNode.payloadCursor(path: tables.path.appending("stsc")))
+        // Every run is checked before any is followed (a bad run anywhere is an error).
+        var previous = 0
+        for r in 0..<stsc.entryCount {
+            let first = Int(stsc.entry(at: r).firstChunk)
+            guard first >= 1, first > previous else {
+                throw stsc.entries.error(.malformed, "stsc first chunk \(first) is not increasing from 1", afterEntry: r)
             }
-            runs.append((first, per))
+            previous = first
         }
+        let chunkCount = chunks.entryCount
         var offsets: [Int64] = []
         offsets.reserveCapacity(sizes.count)
         var sample = 0
-        for (r, run) in runs.enumerated() {
-            let lastChunk = r + 1 < runs.count ? runs[r + 1].firstChunk - 1 : chunkOffsets.count
-            var chunk = run.firstChunk
-            while chunk <= lastChunk && chunk <= chunkOffsets.count && sample < sizes.count {
-                var position = chunkOffsets[chunk - 1]
+        for r in 0..<stsc.entryCount {
+            let run = stsc.entry(at: r)
+            let lastChunk = r + 1 < stsc.entryCount ? Int(stsc.entry(at: r + 1).firstChunk) - 1 : chunkCount
+            var chunk = Int(run.firstChunk)
+            while chunk <= lastChunk && chunk <= chunkCount && sample < sizes.count {
+                var position = Int64(chunks.offset(at: chunk - 1))
                 var k = 0
-                while k < run.perChunk && sample < sizes.count {
+                while k < Int(run.samplesPerChunk) && sample < sizes.count {
                     offsets.append(position)
                     let (next, overflow) = position.addingReportingOverflow(Int64(sizes[sample]))
-                    guard !overflow else { throw c.error(.malformed, "sample offset overflows") }
+                    guard !overflow else { throw stsc.entries.errorAtEnd(.malformed, "sample offset overflows") }
                     position = next
                     sample += 1
                     k += 1
@@ -334,7 +257,7 @@ struct MovieTrackReader {
             }
         }
         guard offsets.count == sizes.count else {
-            throw c.error(.malformed, "chunk tables locate \(offsets.count) of \(sizes.count) samples")
+            throw stsc.entries.errorAtEnd(.malformed, "chunk tables locate \(offsets.count) of \(sizes.count) samples")
         }
         return offsets
     }
@@ -347,13 +270,10 @@ struct MovieTrackReader {
         var payload: ByteCursor
     }
 
-    mutating func firstSampleEntry(_ stsd: BoxNode, _ stsdPath: String) -> SampleEntry? {
-        var c = cursor(stsd, stsdPath)
+    mutating func firstSampleEntry(_ stsd: BoxNode, _ stsdPath: BoxPath) -> SampleEntry? {
         do throws(BoxError) {
-            _ = try c.versionAndFlags()
-            let count = try c.u32("entry count")
-            guard count > 0 else { return nil }
-            guard let (header, payload) = try c.nextBox() else { return nil }
+            let box = try SampleDescriptionBox.read(stsd.payloadCursor(path: stsdPath))
+            guard let (header, payload) = try box.firstEntry() else { return nil }
             return SampleEntry(format: header.type, payload: payload)
         } catch {
             fail(error)
@@ -361,47 +281,21 @@ struct MovieTrackReader {
         }
     }
 
-    /// `mebx`: after 8 bytes, a `keys` box whose children are typed by local key id and hold
-    /// `keyd` (namespace + name) and `dtyp` (namespace 0 + well-known type, or a type string).
-    mutating func readMebxKeys(_ entry: ByteCursor, _ entryPath: String) -> [MetadataTrackKey] {
-        var c = entry
-        var out: [MetadataTrackKey] = []
+    /// `mebx`: the keys of its `keys` box (local id, `keyd` namespace + name, `dtyp` type).
+    mutating func readMebxKeys(_ entry: ByteCursor) -> [MetadataTrackKey] {
+        var mebx = MetadataSampleEntry(keys: [])
         do throws(BoxError) {
-            try c.skip(8, "sample entry header")
-            while let (header, payload) = try c.nextBox() {
-                guard header.type == "keys" else { continue }
-                var keys = payload
-                while let (keyHeader, keyPayload) = try keys.nextBox() {
-                    let localID = keyHeader.type.rawValue
-                    var namespace = "", name = ""
-                    var dataType: UInt32?
-                    var typeName: String?
-                    var k = keyPayload
-                    while let (h, p) = try k.nextBox() {
-                        var field = p
-                        if h.type == "keyd" {
-                            namespace = try field.fourCC("key namespace").description
-                            name = String(decoding: field.readRest(), as: UTF8.self)
-                        } else if h.type == "dtyp" {
-                            let ns = try field.u32("type namespace")
-                            if ns == 0 {
-                                dataType = try field.u32("well-known type")
-                            } else {
-                                // Namespace 1: a reverse-DNS type name follows (Apple doubles its prefix).
-                                typeName = String(decoding: field.readRest(), as: UTF8.self)
-                            }
-                        }
-                    }
-                    out.append(MetadataTrackKey(localID: localID, namespace: namespace, name: name,
-                                                dataType: dataType, dataTypeName: typeName))
-                }
-            }
+            try MetadataSampleEntry.read(entry, into: &mebx)
         } catch { fail(error, stops: false) }
-        return out
+        return mebx.keys.map {
+            MetadataTrackKey(localID: $0.localID, namespace: $0.namespace?.description ?? "", name: $0.name,
+                             dataType: $0.dataType, dataTypeName: $0.dataTypeName)
+        }
     }
 
-    mutating func readMebxSamples(_ stbl: BoxNode, _ stblPath: String, keys: [MetadataTrackKey],
+    mutating func readMebxSamples(_ tables: SampleTables, keys: [MetadataTrackKey],
                                   source: some ByteSource, limit: Int, info: TrackInfo) -> [MetadataSample] {
+        let stbl = tables.stbl, stblPath = tables.path
         guard limit > 0, info.sampleCount > 0 else { return [] }
         guard budget.samples > 0, budget.bytes > 0 else {
             budgetExhausted(stblPath, offset: stbl.offset ?? 0)
@@ -410,9 +304,9 @@ struct MovieTrackReader {
         let wanted = min(limit, info.sampleCount, budget.samples)
         let sizes: [Int], times: [(dts: Int64, duration: Int64, cts: Int64)], offsets: [Int64]
         do throws(BoxError) {
-            sizes = try sampleSizes(stbl, stblPath, limit: wanted)
-            times = try sampleTimes(stbl, stblPath, limit: sizes.count)
-            offsets = try sampleOffsets(stbl, stblPath, sizes: sizes)
+            sizes = try Self.sampleSizes(tables, limit: wanted)
+            times = try Self.sampleTimes(tables, limit: sizes.count)
+            offsets = try Self.sampleOffsets(tables, sizes: sizes)
         } catch {
             fail(error, stops: false)
             return []
@@ -425,15 +319,15 @@ struct MovieTrackReader {
         defer {
             if badSamples > Self.maxSampleIssuesPerTrack {
                 fail(BoxError(.malformed, "\(badSamples - Self.maxSampleIssuesPerTrack) more metadata samples could not be decoded",
-                              path: stblPath, offset: stbl.offset ?? 0), stops: false)
+                              path: stblPath.description, offset: stbl.offset ?? 0), stops: false)
             }
         }
         for i in 0..<min(sizes.count, times.count, offsets.count) {
             let size = sizes[i]
-            let samplePath = stblPath + " sample[\(i + 1)]"
+            let samplePath = stblPath.appending(" sample[\(i + 1)]")
             guard size <= BoxLimits.maxSampleBytes else {
                 fail(BoxError(.limit, "metadata sample of \(size) bytes is above the \(BoxLimits.maxSampleBytes)-byte limit",
-                              path: samplePath, offset: offsets[i]), stops: false)
+                              path: samplePath.description, offset: offsets[i]), stops: false)
                 break
             }
             guard budget.samples > 0, Int64(size) <= budget.bytes else {
@@ -446,11 +340,11 @@ struct MovieTrackReader {
             do throws(BoxError) {
                 bytes = try source.read(at: offsets[i], count: size)
             } catch {
-                fail(BoxError(error.category, "sample \(i + 1) lies outside the file: \(error.message)", path: samplePath, offset: offsets[i]), stops: false)
+                fail(BoxError(error.category, "sample \(i + 1) lies outside the file: \(error.message)", path: samplePath.description, offset: offsets[i]), stops: false)
                 break
             }
             var values: [MetadataSampleValue] = []
-            var c = ByteCursor(bytes, baseOffset: offsets[i], path: samplePath)
+            var c = ByteCursor(bytes, baseOffset: offsets[i], boxPath: samplePath)
             do throws(BoxError) {
                 while !c.isAtEnd {
                     let itemSize = try c.u32("item size")
@@ -478,45 +372,45 @@ struct MovieTrackReader {
     /// Sample decoding problems reported one by one per track; the rest are counted in one issue.
     static let maxSampleIssuesPerTrack = 5
 
-    mutating func budgetExhausted(_ where: String, offset: Int64) {
+    mutating func budgetExhausted(_ where: BoxPath, offset: Int64) {
         guard !budget.exhausted else { return }
         budget.exhausted = true
         fail(BoxError(.limit, "timed-metadata samples exceed the per-file limit of \(BoxLimits.maxSamplesPerFile) samples / \(BoxLimits.maxSampleBytesPerFile) bytes; the rest are not read",
-                      path: `where`, offset: offset), stops: false)
+                      path: `where`.description, offset: offset), stops: false)
     }
 
-    mutating func readVisualEntry(_ entry: SampleEntry, _ entryPath: String, info: TrackInfo) -> VideoStream? {
-        var c = entry.payload
+    mutating func readVisualEntry(_ entry: SampleEntry, info: TrackInfo) -> VideoStream? {
         var stream = VideoStream(trackID: info.id, codec: entry.format.description,
                                  codecName: Self.codecNames[entry.format.description], width: 0, height: 0,
                                  frameCount: info.sampleCount, duration: info.duration, rotation: info.rotation)
+        var visual = VisualSampleEntry(format: entry.format, width: 0, height: 0)
+        var failure: BoxError?
         do throws(BoxError) {
-            try c.skip(8 + 16, "sample entry header")
-            stream.width = Int(try c.u16("width"))
-            stream.height = Int(try c.u16("height"))
-            try c.skip(4 + 4 + 4 + 2 + 32 + 2 + 2, "visual sample entry fields")
-            var colrFullRange: Bool?
-            while c.remaining >= 8, let (header, payload) = try c.nextBox() {
-                var p = payload
-                switch header.type {
-                case "avcC", "hvcC":
-                    let bytes = p.readRest()
-                    let config = header.type == "avcC" ? MovieCodecConfigParser.avcC(bytes) : MovieCodecConfigParser.hvcC(bytes)
-                    if let config {
-                        stream.profile = config.profile
-                        stream.level = config.level
-                        stream.chroma = config.chroma
-                        stream.bitDepth = config.bitDepth
-                        if stream.fullRange == nil { stream.fullRange = config.fullRange }
-                    }
-                case "colr":
-                    colrFullRange = MovieCodecConfigParser.colrFullRange(p.readRest())
-                default:
-                    break
+            try VisualSampleEntry.read(entry.payload, into: &visual)
+        } catch { failure = error }
+        stream.width = Int(visual.width)
+        stream.height = Int(visual.height)
+        var colrFullRange: Bool?
+        for child in visual.children {
+            switch child.type {
+            case "avcC", "hvcC":
+                let bytes = child.bytes
+                let config = child.type == "avcC" ? MovieCodecConfigParser.avcC(bytes) : MovieCodecConfigParser.hvcC(bytes)
+                if let config {
+                    stream.profile = config.profile
+                    stream.level = config.level
+                    stream.chroma = config.chroma
+                    stream.bitDepth = config.bitDepth
+                    if stream.fullRange == nil { stream.fullRange = config.fullRange }
                 }
+            case "colr":
+                colrFullRange = MovieCodecConfigParser.colrFullRange(child.bytes)
+            default:
+                break
             }
-            if let colrFullRange { stream.fullRange = colrFullRange }
-        } catch { fail(error, stops: false) }
+        }
+        // `colr` wins over the SPS, but only from an entry read to its end (as always).
+        if let failure { fail(failure, stops: false) } else if let colrFullRange { stream.fullRange = colrFullRange }
         return stream
     }
 
@@ -527,26 +421,18 @@ struct MovieTrackReader {
     ]
 
     /// QuickTime sound sample description v0/v1/v2 (ISO AudioSampleEntry reads as v0).
-    mutating func readSoundEntry(_ entry: SampleEntry, _ entryPath: String, info: TrackInfo) -> AudioStream? {
-        var c = entry.payload
+    mutating func readSoundEntry(_ entry: SampleEntry, info: TrackInfo) -> AudioStream? {
         var stream = AudioStream(trackID: info.id, codec: entry.format.description, duration: info.duration)
+        var sound = SoundSampleEntry(format: entry.format, channels: 0, sampleRate: 0)
         do throws(BoxError) {
-            try c.skip(8, "sample entry header")
-            let version = try c.u16("version")
-            try c.skip(2 + 4, "revision, vendor")
-            let channels = try c.u16("channels")
-            try c.skip(2 + 2 + 2, "sample size, compression id, packet size")
-            let rate = try c.u32("sample rate")
-            switch version {
-            case 0, 1:
-                stream.channels = Int(channels)
-                stream.sampleRate = Double(rate >> 16)
-            case 2:
-                try c.skip(4, "size of struct")
-                stream.sampleRate = Double(bitPattern: try c.u64("audio sample rate"))
-                stream.channels = Int(try c.u32("channels"))
-            default:
-                fail(c.error(.unsupported, "sound sample description version \(version)"), stops: false)
+            try SoundSampleEntry.read(entry.payload, into: &sound)
+            if let audio = sound.audio {
+                stream.channels = audio.channels
+                stream.sampleRate = audio.sampleRate
+            } else {
+                // Located after the sample rate, where the version's own fields would start.
+                fail(BoxError(.unsupported, "sound sample description version \(sound.version)", path: entry.payload.path,
+                              offset: entry.payload.startOffset + 28), stops: false)
             }
         } catch { fail(error, stops: false) }
         if let r = stream.sampleRate, !(r.isFinite && r > 0) { stream.sampleRate = nil }

@@ -158,11 +158,12 @@ public enum QuickTimeWriter {
 
     /// Sets key `name` in `moov/meta` (QuickTime layout) to a `data` atom of `type`.
     static func setKey(_ name: String, type: UInt32, value: [UInt8], in moov: inout BoxNode) throws(BoxError) {
+        let metaPath = moovPath.appending("meta")
         var children = moov.children
         let metaIndex = children.firstIndex { $0.type == "meta" }
         var meta = metaIndex.map { children[$0] } ?? BoxNode(type: "meta", children: [MovieBoxBuilders.metaHandler()])
-        if let hdlr = meta.child("hdlr"), let data = hdlr.data, data.count >= 12 {
-            let handler = BoxType(rawValue: UInt32(data[8]) << 24 | UInt32(data[9]) << 16 | UInt32(data[10]) << 8 | UInt32(data[11]))
+        if let hdlr = meta.child("hdlr"), hdlr.data != nil,
+           let handler = try? HandlerBox.read(hdlr.payloadCursor(path: metaPath.appending("hdlr")), keepRemainder: false).handlerType {
             guard handler == "mdta" else {
                 throw BoxError(.unsupported, "moov/meta has handler '\(handler)', not 'mdta'; not adding keys to it", path: "moov/meta/hdlr", offset: hdlr.offset ?? 0)
             }
@@ -171,17 +172,8 @@ public enum QuickTimeWriter {
         }
         // Existing keys, in order.
         var keys: [(namespace: BoxType, name: String)] = []
-        if let keysBox = meta.child("keys"), let data = keysBox.data {
-            var c = ByteCursor(data, baseOffset: keysBox.offset ?? 0, path: "moov/meta/keys")
-            _ = try c.versionAndFlags()
-            let count = try c.checkedCount(try c.u32(), entrySize: 8, "keys entry")
-            for _ in 0..<count {
-                let size = try c.u32()
-                guard size >= 8 else { throw c.error(.malformed, "key entry size \(size) is below 8") }
-                var entry = try c.slice(Int(size) - 4)
-                let ns = try entry.fourCC()
-                keys.append((ns, String(decoding: entry.readRest(), as: UTF8.self)))
-            }
+        if let keysBox = meta.child("keys"), keysBox.data != nil {
+            keys = try MetadataKeysBox.read(keysBox.payloadCursor(path: metaPath.appending("keys"))).entries.map { ($0.namespace, $0.name) }
         }
         var ilst = meta.child("ilst") ?? BoxNode(type: "ilst", children: [])
         let index: UInt32
@@ -218,7 +210,8 @@ public enum QuickTimeWriter {
             guard var mdia = trak.child("mdia"), var minf = mdia.child("minf"), var stbl = minf.child("stbl"),
                   let stsdIndex = stbl.children.firstIndex(where: { $0.type == "stsd" }),
                   var data = stbl.children[stsdIndex].data, data.count >= 16 else {
-                throw BoxError(.malformed, "video track has no sample description", path: "moov/trak[\(index + 1)]", offset: trak.offset ?? 0)
+                throw BoxError(.malformed, "video track has no sample description", path: moovPath.appending("trak", index: index + 1).description,
+                               offset: trak.offset ?? 0)
             }
             data.replaceSubrange(12..<16, with: bytes)  // version/flags, count, entry size, then the format
             stbl.children[stsdIndex] = BoxNode(type: "stsd", data: data)
@@ -234,36 +227,43 @@ public enum QuickTimeWriter {
         if let i = parent.children.firstIndex(where: { $0.type == child.type }) { parent.children[i] = child }
     }
 
+    static let moovPath = BoxPath().appending("moov")
+
     /// Reads `mvhd` next_track_ID (or one past the largest id), returns it and stores the next one.
     static func takeNextTrackID(movie: MovieInfo, in moov: inout BoxNode) throws(BoxError) -> UInt32 {
         let largest = movie.tracks.map(\.id).max() ?? 0
-        guard let i = moov.children.firstIndex(where: { $0.type == "mvhd" }), var data = moov.children[i].data,
-              let version = data.first else {
+        guard let i = moov.children.firstIndex(where: { $0.type == "mvhd" }), let data = moov.children[i].data, !data.isEmpty else {
             throw BoxError(.malformed, "no 'mvhd'", path: "moov", offset: 0)
         }
-        let at = version == 1 ? 108 : 96
-        guard data.count >= at + 4 else { throw BoxError(.malformed, "'mvhd' is too short", path: "moov/mvhd", offset: moov.children[i].offset ?? 0) }
-        let stored = UInt32(data[at]) << 24 | UInt32(data[at + 1]) << 16 | UInt32(data[at + 2]) << 8 | UInt32(data[at + 3])
-        let id = max(stored, largest &+ 1)
-        guard id != 0, id < UInt32.max else { throw BoxError(.limit, "no track id left", path: "moov/mvhd", offset: 0) }
-        let next = id + 1
-        data.replaceSubrange(at..<(at + 4), with: [UInt8(next >> 24), UInt8((next >> 16) & 0xFF), UInt8((next >> 8) & 0xFF), UInt8(next & 0xFF)])
-        moov.children[i] = BoxNode(type: "mvhd", data: data)
+        let mvhdPath = moovPath.appending("mvhd")
+        // A header without the presentation fields (rate … next track id) has no id to take.
+        guard var mvhd = try? MovieHeaderBox.read(moov.children[i].payloadCursor(path: mvhdPath)), var presentation = mvhd.presentation else {
+            throw BoxError(.malformed, "'mvhd' is too short", path: mvhdPath.description, offset: moov.children[i].offset ?? 0)
+        }
+        let id = max(presentation.nextTrackID, largest &+ 1)
+        guard id != 0, id < UInt32.max else { throw BoxError(.limit, "no track id left", path: mvhdPath.description, offset: 0) }
+        presentation.nextTrackID = id + 1
+        mvhd.presentation = presentation
+        moov.children[i] = mvhd.node
         return id
     }
 
     static func trackID(of trak: BoxNode) -> UInt32 {
-        guard let d = trak.child("tkhd")?.data, d.count >= 24 else { return 0 }
-        let at = d[0] == 1 ? 20 : 12
-        return UInt32(d[at]) << 24 | UInt32(d[at + 1]) << 16 | UInt32(d[at + 2]) << 8 | UInt32(d[at + 3])
+        // At least the bytes up to a version-1 track id, as ever.
+        guard let tkhd = trak.child("tkhd"), let d = tkhd.data, d.count >= 24 else { return 0 }
+        var box = TrackHeaderBox()
+        try? TrackHeaderBox.read(tkhd.payloadCursor(path: BoxPath()), into: &box)
+        return box.trackID
     }
 
+    /// The empty edit's length in a still-image-time track this writer made (two edits), else 0.
     static func offsetTicks(of trak: BoxNode) -> UInt64 {
-        guard let d = trak.descendant(["edts", "elst"])?.data, d.count >= 8 else { return 0 }
-        var c = ByteCursor(d)
-        guard let (version, _) = try? c.versionAndFlags(), let count = try? c.u32(), count == 2 else { return 0 }
-        return (version == 1 ? try? c.u64() : (try? c.u32()).map(UInt64.init)) ?? 0
+        guard let node = trak.descendant(["edts", "elst"]), node.data != nil,
+              let elst = try? EditListBox.read(node.payloadCursor(path: BoxPath())), elst.entries.count == 2 else { return 0 }
+        return elst.entries[0].segmentDuration
     }
+
+    static let stblPath = moovPath.appending("trak").appending("mdia").appending("minf").appending("stbl")
 
     /// Adds `delta` to every `stco`/`co64` entry ≥ `threshold` in every trak (except index `skip`).
     static func shiftChunkOffsets(in moov: inout BoxNode, after threshold: Int64, by delta: Int64, skip: Int?) throws(BoxError) {
@@ -272,26 +272,24 @@ public enum QuickTimeWriter {
             guard var mdia = trak.child("mdia"), var minf = mdia.child("minf"), var stbl = minf.child("stbl") else { continue }
             for j in stbl.children.indices where stbl.children[j].type == "stco" || stbl.children[j].type == "co64" {
                 let box = stbl.children[j]
-                let wide = box.type == "co64"
-                var c = ByteCursor(box.data ?? [], baseOffset: box.offset ?? 0, path: "moov/trak/mdia/minf/stbl/\(box.type)")
-                var w = ByteWriter()
-                let (v, f) = try c.versionAndFlags()
-                w.versionAndFlags(v, f)
-                let count = try c.checkedCount(try c.u32(), entrySize: wide ? 8 : 4, "chunk offset")
-                w.u32(UInt32(count))
-                for _ in 0..<count {
-                    let old = wide ? Int64(bitPattern: try c.u64()) : Int64(try c.u32())
+                // Errors name the table without the track index and count from the box's first
+                // byte, as this writer always reported them.
+                let payload = ByteCursor(box.data ?? [], baseOffset: box.offset ?? 0,
+                                         boxPath: Self.stblPath.appending(box.type))
+                let table = try ChunkOffsetBox.read(payload, type: box.type)
+                var offsets: [UInt64] = []
+                offsets.reserveCapacity(table.entryCount)
+                for k in 0..<table.entryCount {
+                    let old = table.is64Bit ? Int64(bitPattern: table.offset(at: k)) : Int64(table.offset(at: k))
                     let new = old >= threshold ? old + delta : old
-                    if wide {
-                        w.u64(UInt64(bitPattern: new))
-                    } else {
+                    if !table.is64Bit {
                         guard new >= 0, new <= Int64(UInt32.max) else {
-                            throw BoxError(.limit, "shifted chunk offset \(new) does not fit 'stco'", path: c.path, offset: c.fileOffset)
+                            throw table.entries.error(.limit, "shifted chunk offset \(new) does not fit 'stco'", afterEntry: k)
                         }
-                        w.u32(UInt32(new))
                     }
+                    offsets.append(UInt64(bitPattern: new))
                 }
-                stbl.children[j] = BoxNode(type: box.type, data: w.bytes)
+                stbl.children[j] = ChunkOffsetBox(header: table.header, offsets: offsets, wide: table.is64Bit).node
             }
             replace(&minf, stbl)
             replace(&mdia, minf)

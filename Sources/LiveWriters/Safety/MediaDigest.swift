@@ -50,65 +50,54 @@ public enum MediaDigest {
     static func digest(_ trak: BoxNode, path: String, source: some ByteSource) throws(BoxError) -> TrackDigest {
         let id = QuickTimeWriter.trackID(of: trak)
         var handler = "?"
-        if let d = trak.descendant(["mdia", "hdlr"])?.data, d.count >= 12 {
-            handler = FourCC.string(UInt32(d[8]) << 24 | UInt32(d[9]) << 16 | UInt32(d[10]) << 8 | UInt32(d[11]))
+        if let hdlr = trak.descendant(["mdia", "hdlr"]), hdlr.data != nil,
+           let box = try? HandlerBox.read(hdlr.payloadCursor(path: BoxPath()), keepRemainder: false) {
+            handler = FourCC.string(box.handlerType.rawValue)
         }
         guard let stbl = trak.descendant(["mdia", "minf", "stbl"]) else {
             return TrackDigest(trackID: id, handler: handler, sampleCount: 0, byteCount: 0, sha256: SHA256Digest.hex([UInt8]()))
         }
-        let stblPath = path + "/mdia/minf/stbl"
-        if stbl.child("stz2") != nil { throw BoxError(.unsupported, "compact sample sizes ('stz2') are not hashed", path: stblPath + "/stz2") }
+        let stblPath = BoxPath(path).appending("mdia").appending("minf").appending("stbl")
+        if stbl.child("stz2") != nil { throw BoxError(.unsupported, "compact sample sizes ('stz2') are not hashed", path: stblPath.appending("stz2").description) }
 
-        // Sample sizes.
+        // The tables' errors count from each box's first byte (not its payload), as this digest
+        // always reported them.
+        func table(_ box: BoxNode) -> ByteCursor {
+            ByteCursor(box.data ?? [], baseOffset: box.offset ?? 0, boxPath: stblPath.appending(box.type))
+        }
+
+        // Sample sizes, decoded one by one as the walk needs them.
         var uniformSize: Int64 = 0
-        var sizes: [UInt32] = []
+        var sizes: SampleSizeBox?
         var sampleCount = 0
         if let stsz = stbl.child("stsz") {
-            var c = ByteCursor(stsz.data ?? [], baseOffset: stsz.offset ?? 0, path: stblPath + "/stsz")
-            _ = try c.versionAndFlags()
-            let fixed = try c.u32("sample_size")
-            let count = try c.u32("sample_count")
-            if fixed == 0 {
-                sampleCount = try c.checkedCount(count, entrySize: 4, "sample size")
-                sizes.reserveCapacity(sampleCount)
-                for _ in 0..<sampleCount { sizes.append(try c.u32("entry_size")) }
+            let box = try SampleSizeBox.read(table(stsz), type: "stsz")
+            if box.uniformSize == 0 {
+                sizes = box
             } else {
                 // Uniform sizes (PCM audio): the table has no entries, so bound the count by the file.
-                let (total, overflow) = Int64(count).multipliedReportingOverflow(by: Int64(fixed))
+                let (total, overflow) = Int64(box.sampleCount).multipliedReportingOverflow(by: Int64(box.uniformSize))
                 guard !overflow, total <= source.size else {
-                    throw BoxError(.malformed, "\(count) samples of \(fixed) bytes do not fit the file", path: c.path, offset: stsz.offset ?? 0)
+                    throw BoxError(.malformed, "\(box.sampleCount) samples of \(box.uniformSize) bytes do not fit the file",
+                                   path: stblPath.appending("stsz").description, offset: stsz.offset ?? 0)
                 }
-                uniformSize = Int64(fixed)
-                sampleCount = Int(count)
+                uniformSize = Int64(box.uniformSize)
             }
+            sampleCount = Int(box.sampleCount)
         }
 
         // Sample-to-chunk runs.
-        var runs: [(firstChunk: UInt32, samplesPerChunk: UInt32)] = []
-        if let stsc = stbl.child("stsc") {
-            var c = ByteCursor(stsc.data ?? [], baseOffset: stsc.offset ?? 0, path: stblPath + "/stsc")
-            _ = try c.versionAndFlags()
-            let n = try c.checkedCount(try c.u32(), entrySize: 12, "sample-to-chunk entry")
-            for _ in 0..<n {
-                let first = try c.u32(), per = try c.u32()
-                _ = try c.u32()
-                runs.append((first, per))
-            }
-        }
+        let runs = try stbl.child("stsc").map { stsc throws(BoxError) in try SampleToChunkBox.read(table(stsc)) }
+        let runCount = runs?.entryCount ?? 0
 
-        // Chunk offsets.
-        var chunks: [Int64] = []
+        // Chunk offsets: the first `stco` or `co64`, every entry checked before the walk.
+        var chunks: ChunkOffsetBox?
         for box in stbl.children where box.type == "stco" || box.type == "co64" {
-            let wide = box.type == "co64"
-            var c = ByteCursor(box.data ?? [], baseOffset: box.offset ?? 0, path: stblPath + "/\(box.type)")
-            _ = try c.versionAndFlags()
-            let n = try c.checkedCount(try c.u32(), entrySize: wide ? 8 : 4, "chunk offset")
-            chunks.reserveCapacity(n)
-            for _ in 0..<n {
-                let v = wide ? try c.u64() : UInt64(try c.u32())
-                guard v <= UInt64(Int64.max) else { throw c.error(.malformed, "chunk offset \(v) is out of range") }
-                chunks.append(Int64(v))
+            let offsets = try ChunkOffsetBox.read(table(box), type: box.type)
+            for i in 0..<offsets.entryCount where offsets.offset(at: i) > UInt64(Int64.max) {
+                throw offsets.entries.error(.malformed, "chunk offset \(offsets.offset(at: i)) is out of range", afterEntry: i)
             }
+            chunks = offsets
             break
         }
 
@@ -116,21 +105,22 @@ public enum MediaDigest {
         var next = 0  // next sample index
         var bytes: Int64 = 0
         var run = 0
-        for (chunkIndex, chunkOffset) in chunks.enumerated() {
-            guard next < sampleCount else { break }
+        for chunkIndex in 0..<(chunks?.entryCount ?? 0) {
+            guard next < sampleCount, let runs, let chunks else { break }
+            let chunkOffset = Int64(chunks.offset(at: chunkIndex))
             let chunkNumber = UInt32(truncatingIfNeeded: chunkIndex + 1)
-            while run + 1 < runs.count && runs[run + 1].firstChunk <= chunkNumber { run += 1 }
-            guard run < runs.count, runs[run].firstChunk <= chunkNumber else { continue }
-            let inChunk = min(Int(runs[run].samplesPerChunk), sampleCount - next)
+            while run + 1 < runCount && runs.entry(at: run + 1).firstChunk <= chunkNumber { run += 1 }
+            guard run < runCount, runs.entry(at: run).firstChunk <= chunkNumber else { continue }
+            let inChunk = min(Int(runs.entry(at: run).samplesPerChunk), sampleCount - next)
             var length: Int64 = 0
-            if uniformSize > 0 {
-                length = Int64(inChunk) * uniformSize  // ≤ count × size, checked above
+            if let sizes {
+                for i in next..<(next + inChunk) { length += Int64(sizes.size(at: i)) }  // ≤ 2^32 × 2^32: fits Int64
             } else {
-                for i in next..<(next + inChunk) { length += Int64(sizes[i]) }  // ≤ 2^32 × 2^32: fits Int64
+                length = Int64(inChunk) * uniformSize  // ≤ count × size, checked above
             }
             let (end, overflow) = chunkOffset.addingReportingOverflow(length)
             guard !overflow, chunkOffset >= 0, end <= source.size else {
-                throw BoxError(.malformed, "chunk \(chunkIndex + 1) (\(length) bytes at \(chunkOffset)) lies outside the file", path: stblPath, offset: chunkOffset)
+                throw BoxError(.malformed, "chunk \(chunkIndex + 1) (\(length) bytes at \(chunkOffset)) lies outside the file", path: stblPath.description, offset: chunkOffset)
             }
             var at = chunkOffset
             while at < end {
@@ -142,7 +132,7 @@ public enum MediaDigest {
             next += inChunk
         }
         guard next == sampleCount else {
-            throw BoxError(.malformed, "the chunk tables place \(next) of \(sampleCount) samples", path: stblPath)
+            throw BoxError(.malformed, "the chunk tables place \(next) of \(sampleCount) samples", path: stblPath.description)
         }
         return TrackDigest(trackID: id, handler: handler, sampleCount: sampleCount, byteCount: bytes,
                            sha256: hasher.finalize())

@@ -48,7 +48,7 @@ public struct LintEngine: Sendable {
         func findings(_ violations: [Violation]) -> [Finding] {
             violations.map { v in
                 Finding(ruleID: id, severity: severity, message: v.message, files: Array(Set(v.files)).sorted(),
-                        fixHint: v.fixHint, documentation: documentation)
+                        fixHint: v.fixHint, documentation: documentation, repair: v.repair)
             }
         }
     }
@@ -178,25 +178,34 @@ public struct LintEngine: Sendable {
     }
 
     /// The repairs the enabled rules attach to what they find on `pair` (``Violation/repair``):
-    /// the pair rules on the pair, the file rules on each half. Each distinct repair once, in rule
-    /// id order; empty for a clean pair. This is what `livelint fix` applies, so a rule that is
-    /// switched off gets nothing repaired. Scan rules are not asked (they need the whole scan, and
-    /// none attaches a repair); the baseline does not apply.
+    /// the pair rules on the pair, the file rules on each half, gathered by
+    /// ``repairs(from:)``; empty for a clean pair. This is what `livelint fix` applies, so a rule
+    /// that is switched off gets nothing repaired. Scan rules are not asked (they need the whole
+    /// scan, and none attaches a repair); the baseline does not apply.
     public func repairs(for pair: LivePair) -> [Repair] {
-        var repairs: [Repair] = []
-        func collect(_ violations: [Violation]) {
-            for v in violations { if let r = v.repair, !repairs.contains(r) { repairs.append(r) } }
-        }
+        var findings: [Finding] = []
         for rule in active {
             switch rule.rule {
             case let r as any FileRule:
-                if let still = pair.still { collect(r.check(file: still)) }
-                if let movie = pair.movie { collect(r.check(file: movie)) }
+                if let still = pair.still { findings += rule.findings(r.check(file: still)) }
+                if let movie = pair.movie { findings += rule.findings(r.check(file: movie)) }
             case let r as any PairRule:
-                collect(r.check(pair: pair))
+                findings += rule.findings(r.check(pair: pair))
             default:
                 continue
             }
+        }
+        return Self.repairs(from: findings)
+    }
+
+    /// The repairs `findings` carry, each distinct one once, in rule id order: what a pipeline
+    /// that already ran the rules (a scan's findings about one pair) hands to the repair planner,
+    /// instead of running them again.
+    public static func repairs(from findings: some Sequence<Finding>) -> [Repair] {
+        var repairs: [Repair] = []
+        let carrying = findings.filter { $0.repair != nil }
+        for f in carrying.enumerated().sorted(by: { ($0.element.ruleID, $0.offset) < ($1.element.ruleID, $1.offset) }) {
+            if let r = f.element.repair, !repairs.contains(r) { repairs.append(r) }
         }
         return repairs
     }

@@ -27,15 +27,19 @@ public struct Finding: Sendable, Hashable {
     public var fixHint: String?
     /// Where the rule is documented (`docs/rules/<id>.md` or a URL).
     public var documentation: String
+    /// The edit `livelint fix` makes for it (``Violation/repair``): held in memory for `fix`,
+    /// never written into a report.
+    public var repair: Repair?
 
     public init(ruleID: String, severity: Severity, message: String, files: [String],
-                fixHint: String? = nil, documentation: String) {
+                fixHint: String? = nil, documentation: String, repair: Repair? = nil) {
         self.ruleID = ruleID
         self.severity = severity
         self.message = message
         self.files = files
         self.fixHint = fixHint
         self.documentation = documentation
+        self.repair = repair
     }
 }
 

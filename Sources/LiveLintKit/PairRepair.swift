@@ -123,16 +123,24 @@ public struct PairRepair: Sendable {
         var pairs: [LivePair] = []
         let findings = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pairs.append($0) }).findings
 
+        // Each file's findings, found once: the scan ran every rule already.
+        var findingsOf: [String: [Int]] = [:]
+        for (i, f) in findings.enumerated() {
+            for file in f.files { findingsOf[file, default: []].append(i) }
+        }
         var summary = RepairSummary()
         for pair in pairs {
             guard let still = pair.still, let movie = pair.movie else { continue }
+            let about = Set((findingsOf[still.path] ?? []) + (findingsOf[movie.path] ?? [])).sorted().map { findings[$0] }
             func flagged() -> RepairSubject {
-                let rules = Set(findings.filter { $0.files.contains(still.path) || $0.files.contains(movie.path) }.map(\.ruleID))
-                return RepairSubject(still: still.path, movie: movie.path, rules: rules.sorted())
+                RepairSubject(still: still.path, movie: movie.path, rules: Set(about.map(\.ruleID)).sorted())
             }
-            // The repairs the enabled rules attach to what they find on this pair: fix mends
-            // exactly what lint reports as repairable, nothing it detects on its own.
-            let plan = RepairPlanner.plan(still: still, movie: movie, repairs: engine.repairs(for: pair))
+            // The repairs the enabled rules attached to what they found on this pair (the file
+            // rules on either half, the pair rules on both): fix mends exactly what lint reports
+            // as repairable, nothing it detects on its own.
+            let halves: Set = [still.path, movie.path]
+            let repairs = LintEngine.repairs(from: about.lazy.filter { $0.files.allSatisfy(halves.contains) })
+            let plan = RepairPlanner.plan(still: still, movie: movie, repairs: repairs)
             if pair.archive != nil {
                 if !plan.isClean {
                     summary.skippedInArchives += 1

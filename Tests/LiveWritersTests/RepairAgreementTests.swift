@@ -33,9 +33,15 @@ struct RepairAgreementTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         let files = names.map { MediaInspector.inspect(path: dir.appendingPathComponent($0).path, options: .lint) }
         var planned = 0
+        // `fix` reads the repairs off a whole scan's findings (LiveLintKit's PairRepair); they
+        // must be what the rules attach to the pair on its own.
+        let scanFindings = Planning.engine.run(files: files, root: dir.path).findings
         for pair in Pairing.pair(files) {
             guard let still = pair.still, let movie = pair.movie else { continue }
             let repairs = Planning.engine.repairs(for: pair)
+            let halves: Set = [still.path, movie.path]
+            let fromScan = LintEngine.repairs(from: scanFindings.filter { $0.files.allSatisfy(halves.contains) })
+            #expect(fromScan == repairs, "\(folder): the scan's findings carry \(fromScan), the pair's rules \(repairs)")
             let plan = RepairPlanner.plan(still: still, movie: movie, repairs: repairs, freshIdentifier: { Sample.uuidC })
             let label = "\(folder): \(pair.paths.map { ($0 as NSString).lastPathComponent })"
             #expect(plan.isClean == repairs.isEmpty, "\(label): repairs \(repairs), plan \(plan.actions)")

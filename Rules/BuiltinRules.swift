@@ -22,6 +22,9 @@ public let builtinRules: [any Rule.Type] = [
     CreationDateSkewRule.self,
     GeometryMismatchRule.self,
     LivpNotSinglePairRule.self,
+    MotionPhotoMissingVideoRule.self,
+    MotionPhotoOffsetMismatchRule.self,
+    MotionPhotoTimeOutOfRangeRule.self,
 ]
 
 /// The registry of ``builtinRules`` (sorted by id).

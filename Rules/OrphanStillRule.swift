@@ -17,10 +17,17 @@ public struct OrphanStillRule: ScanRule {
             Exports and uploads often keep the still and drop the movie (web uploads, "export \
             unmodified original" of the still only); the Live Photo is then lost. Consumers show a \
             plain photo. Turn the rule off for folders that are meant to hold stills only.
+
+            A still that is also an Android motion photo holding its video is a complete unit, \
+            like a `.livp`: it needs no partner and is not flagged.
             """,
         defaultSeverity: .warning,
+        readsMetadata: [.motionPhoto],
         triggeringExamples: [
             RuleExample(.files(.heic("IMG_0001.HEIC")), .finding(on: "IMG_0001.HEIC", saying: Sample.uuidA)),
+            RuleExample(.files(.motionPhoto("IMG_0001.JPG", id: Sample.uuidA, declaredLength: 4_581_133, videoOffset: nil)),
+                        .finding(on: "IMG_0001.JPG", saying: Sample.uuidA),
+                        note: "Motion-photo tags without the video do not make a complete unit (corpus N6)."),
             RuleExample(.files(.jpeg("IMG_0001.JPG", id: Sample.uuidA), .mov("IMG_0002.MOV", id: Sample.uuidB)),
                         .finding(on: "IMG_0001.JPG", saying: Sample.uuidA),
                         note: "The movie next to it belongs to another capture."),
@@ -32,12 +39,15 @@ public struct OrphanStillRule: ScanRule {
             RuleExample(.files(.jpeg("DSC_0001.JPG", id: nil)), note: "A still with no identifier is an ordinary photo."),
             RuleExample(.files(.jpeg("IMG_0001.JPG"), .jpeg("IMG_0001 copy.JPG"), .mov("IMG_0001.MOV")),
                         note: "The left-over copy has a movie carrying its identifier: duplicate-identifier reports it."),
+            RuleExample(.files(.motionPhoto("IMG_0001.JPG", id: Sample.uuidA)),
+                        note: "A Live Photo still that is also a motion photo holding its video needs no movie."),
         ]
     )
 
     public func check(scan: ScanContext) -> [Violation] {
         scan.pairs.compactMap { pair in
             guard !pair.isComplete, let still = pair.still, let id = still.contentIdentifier,
+                  still.still?.motionPhoto?.hasVideo != true,
                   !scan.anyMovie(withIdentifierIgnoringCase: id) else { return nil }
             return Violation(
                 "the still carries identifier '\(id)' but no movie in the scan carries it",

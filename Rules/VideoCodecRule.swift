@@ -19,8 +19,13 @@ public struct VideoCodecRule: PairRule {
             Camera movies are H.264 (older devices) or HEVC tagged `hvc1` (live-photo-format.md, \
             "The movie", **High**). HEVC tagged `hev1` does not play in Apple players (**Medium**), \
             which is what ffmpeg writes by default when it re-encodes to HEVC.
+
+            The video embedded in an Android motion photo is checked too; there AV1 (`av01`) is \
+            also accepted, as the Motion Photo 1.0 specification allows it (live-photo-format.md, \
+            "Motion photos").
             """,
         defaultSeverity: .error,
+        readsMetadata: [.motionPhoto],
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "hev1")),
                         .finding(on: "IMG_0001.MOV", saying: "'hev1'"),
@@ -31,15 +36,36 @@ public struct VideoCodecRule: PairRule {
                         note: "Another codec needs a re-encode: no repair is attached."),
             RuleExample(.pair(still: .jpeg(), movie: .mov(codec: nil)),
                         .finding(on: "IMG_0001.MOV", saying: "no video track")),
+            RuleExample(.files(.motionPhoto(codec: "hev1")),
+                        .finding(on: "PXL_0001.MP.jpg", saying: "embedded", "'hev1'"),
+                        note: "The video embedded in a motion photo."),
         ],
         nonTriggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "hvc1"))),
             RuleExample(.pair(still: .jpeg(), movie: .mov(codec: "avc1"))),
             RuleExample(.files(.mov("CLIP.MOV", id: nil, codec: "hev1")), note: "An ordinary video is not linted."),
+            RuleExample(.files(.motionPhoto(codec: "av01")), note: "Motion photos may carry AV1."),
         ]
     )
 
     public func check(pair: LivePair) -> [Violation] {
+        checkMovie(pair) + checkMotionPhoto(pair)
+    }
+
+    /// The video embedded in the still, when the still is a motion photo.
+    private func checkMotionPhoto(_ pair: LivePair) -> [Violation] {
+        guard let (file, _, stream) = pair.motionPhotoVideo else { return [] }
+        guard let video = stream else {
+            return [Violation("the motion photo's embedded video has no video track", files: [file.path],
+                              fixHint: "Convert the motion photo again from its original; its MP4 needs an H.264, HEVC or AV1 video track.")]
+        }
+        guard !Self.accepted.contains(video.codec), video.codec != "av01" else { return [] }
+        return [Violation("the motion photo's embedded video's sample entry is '\(video.codec)'; motion photos use 'avc1', 'hvc1' or 'av01'",
+                          files: [file.path],
+                          fixHint: "Re-mux or re-encode the embedded video as H.264 (avc1) or HEVC (hvc1).")]
+    }
+
+    private func checkMovie(_ pair: LivePair) -> [Violation] {
         guard let file = pair.liveMovie, file.error == nil, let movie = file.movie else { return [] }
         guard let video = movie.video else {
             return [Violation("the movie has no video track", files: [file.path],

@@ -16,30 +16,47 @@ public struct VideoPixelFormatRule: PairRule {
             Every camera movie in the corpus is 4:2:0 8-bit, full range (live-photo-format.md, \
             "The movie", **High**); 10-bit or 4:2:2/4:4:4 video comes from re-encoding and may not \
             decode on older devices or in consumers' thumbnailers.
+
+            The video embedded in an Android motion photo is checked the same way \
+            (live-photo-format.md, "Motion photos").
             """,
         defaultSeverity: .warning,
+        readsMetadata: [.motionPhoto],
         triggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(bitDepth: 10)),
                         .finding(on: "IMG_0001.MOV", saying: "10-bit")),
             RuleExample(.pair(still: .jpeg(), movie: .mov(chroma: "4:2:2")),
                         .finding(on: "IMG_0001.MOV", saying: "4:2:2")),
+            RuleExample(.files(.motionPhoto(bitDepth: 10)),
+                        .finding(on: "PXL_0001.MP.jpg", saying: "embedded", "10-bit")),
         ],
         nonTriggeringExamples: [
             RuleExample(.pair(still: .jpeg(), movie: .mov(chroma: "4:2:0", bitDepth: 8))),
             RuleExample(.pair(still: .jpeg(), movie: .mov(chroma: nil, bitDepth: nil)), note: "Unknown values are not guessed at."),
+            RuleExample(.files(.motionPhoto())),
         ]
     )
 
     public func check(pair: LivePair) -> [Violation] {
-        guard let file = pair.liveMovie, file.error == nil, let video = file.movie?.video else { return [] }
+        var found: [Violation] = []
+        if let file = pair.liveMovie, file.error == nil, let video = file.movie?.video {
+            found += check(video, file: file.path, what: "the video")
+        }
+        if let (file, _, stream) = pair.motionPhotoVideo, let video = stream {
+            found += check(video, file: file.path, what: "the motion photo's embedded video")
+        }
+        return found
+    }
+
+    private func check(_ video: VideoStream, file: String, what: String) -> [Violation] {
         let badChroma = video.chroma.map { $0 != "4:2:0" } ?? false
         let badDepth = video.bitDepth.map { $0 != 8 } ?? false
         guard badChroma || badDepth else { return [] }
         let chroma = video.chroma ?? "unknown chroma"
         let depth = video.bitDepth.map { "\($0)-bit" } ?? "unknown bit depth"
         return [Violation(
-            "the video ('\(video.codec)') is \(chroma) \(depth); Live Photo movies are 8-bit 4:2:0",
-            files: [file.path],
+            "\(what) ('\(video.codec)') is \(chroma) \(depth); Live Photo movies are 8-bit 4:2:0",
+            files: [file],
             fixHint: "Re-encode the video as 8-bit 4:2:0 (yuv420p / yuvj420p), keeping the metadata keys and the still-image-time track.")]
     }
 }

@@ -9,7 +9,8 @@ extension MediaFile {
     ///
     /// Kept: path, kind, format, size, error, warnings; for a still its geometry, the properties
     /// named in `metadataKeys`, the makernote's content identifier (tag 0x0011, in a makernote with
-    /// no other tag) and the makernote issue; for a movie the major brand, duration, the
+    /// no other tag), the makernote issue, and its motion photo when `metadataKeys` holds
+    /// ``MetadataKey/motionPhoto`` (the embedded movie cut to its duration and video stream); for a movie the major brand, duration, the
     /// content-identifier key and the keys named in `metadataKeys`, the still-image-time and the
     /// video stream. `metadataKeys` is what the enabled rules declare
     /// (``RuleDescription/readsMetadata``, ``LintEngine/metadataKeys``). Compatible brands,
@@ -25,6 +26,9 @@ extension MediaFile {
             if let note = still.makerNote {
                 s.makerNote = AppleMakerNoteInfo(version: note.version,
                                                  tags: note.tag(AppleMakerNoteInfo.contentIdentifierTag).map { [$0] } ?? [])
+            }
+            if let motion = still.motionPhoto, metadataKeys.contains(MetadataKey.motionPhoto.key) {
+                s.motionPhoto = motion.slimmedForLint()
             }
             slim.still = s
         }
@@ -59,6 +63,17 @@ extension MediaFile {
     /// The copy of `key` that `keys` holds, nil when it holds none.
     private static func shared(_ key: String, in keys: Set<String>) -> String? {
         keys.firstIndex(of: key).map { keys[$0] }
+    }
+}
+
+extension MotionPhotoInfo {
+    /// What the motion photo rules read: the claims, where the video is and what it is (its
+    /// duration and video stream); the embedded movie's tracks, keys and audio are dropped.
+    func slimmedForLint() -> MotionPhotoInfo {
+        var slim = self
+        slim.video = video.map { MovieInfo(majorBrand: $0.majorBrand, timescale: $0.timescale, durationTicks: $0.durationTicks,
+                                           video: $0.video) }
+        return slim
     }
 }
 

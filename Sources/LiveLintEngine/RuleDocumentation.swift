@@ -172,6 +172,29 @@ public enum RuleDocumentation {
     }
 
     /// One line (plus one per `.livp` member) saying what a model file holds, as rules see it.
+    /// `motion photo (google-motion-photo): claims a 1000000-byte video at byte 3000000, holds …`.
+    static func describe(_ m: MotionPhotoInfo) -> String {
+        var text = "motion photo (\(m.format.rawValue))"
+        if let o = m.declaredVideoOffset, let l = m.declaredVideoLength {
+            text += ": claims a \(l)-byte video at byte \(o)"
+        } else if m.declared.promisesVideo {
+            text += ": claims a video, names no place"
+        }
+        if let o = m.videoOffset, let l = m.videoLength {
+            text += "; holds a \(l)-byte video at byte \(o)"
+            if let d = m.duration { text += ", \(MetadataValue.format(d)) s" }
+            if let v = m.video?.video {
+                text += ", \(v.codec)"
+                if let c = v.chroma { text += " \(c)" }
+                if let b = v.bitDepth { text += " \(b)-bit" }
+            }
+        } else {
+            text += "; holds no video"
+        }
+        if let t = m.presentationTime { text += "; presentation time \(MetadataValue.format(t)) s" }
+        return text
+    }
+
     public static func describe(_ file: MediaFile, indent: String = "") -> [String] {
         var facts: [String] = [file.kind.rawValue, file.format.rawValue]
         if let e = file.error {
@@ -191,6 +214,7 @@ public enum RuleDocumentation {
                 let offset = s.property("Exif.Photo.OffsetTimeOriginal")?.value.stringValue
                 facts.append("taken \(d)" + (offset.map { " \($0)" } ?? ""))
             }
+            if let m = s.motionPhoto { facts.append(describe(m)) }
         }
         if let m = file.movie {
             facts.append("\(MetadataValue.format(m.duration)) s")

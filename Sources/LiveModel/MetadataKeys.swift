@@ -19,6 +19,9 @@ public struct MetadataKey: Sendable, Hashable, CustomStringConvertible {
         /// An Apple makernote tag, through `AppleMakerNote` (`AppleMakerNoteInfo.tags`): ``key`` is
         /// the tag number in hex (`0x0011`).
         case appleMakerNote
+        /// What the motion photo reader found in a still (`StillInfo.motionPhoto`: the claims, where
+        /// the embedded video is, its video stream and duration): ``key`` names the whole record.
+        case motionPhoto
     }
 
     /// A short name (exiftool's where it has one).
@@ -87,9 +90,18 @@ extension MetadataKey {
     public static let container = MetadataKey(
         "Container", "Xmp.Container.", .exiv2,
         source: "Google motion photo container directory, http://ns.google.com/photos/1.0/container/.")
+    public static let camera = MetadataKey(
+        "Camera", "Xmp.Camera.", .exiv2,
+        source: "The camera namespace under the Camera prefix the Motion Photo 1.0 specification uses (developer.android.com/media/platform/motion-photo-format); exiv2 keys a namespace by the prefix it first met, so both are asked for.")
     public static let googleContainer = MetadataKey(
         "GContainer", "Xmp.GContainer.", .exiv2,
         source: "The motion photo container directory under the GContainer prefix that some writers declare (read since the first fast path).")
+
+    // MARK: - Motion photos, through MotionPhotoReader
+
+    public static let motionPhoto = MetadataKey(
+        "MotionPhoto", "motion-photo", .motionPhoto,
+        source: "An Android motion photo's claims (GCamera/Container XMP, Samsung SEF trailer) and the MP4 found after the primary image or in an HEIC 'mpvd' box (developer.android.com/media/platform/motion-photo-format; exiftool Samsung.pm, QuickTime.pm).")
 
     // MARK: - Movies, through our box reader (`moov/meta` `mdta` keys)
 
@@ -112,7 +124,8 @@ extension MetadataKey {
     /// Every entry, in the order the still reader asks exiv2 for them.
     public static let table: [MetadataKey] = [
         .makerNote, .makerNoteGroup, .make, .model, .software, .orientation, .dateTimeOriginal, .offsetTimeOriginal,
-        .pixelXDimension, .pixelYDimension, .googleCamera, .container, .googleContainer,
+        .pixelXDimension, .pixelYDimension, .googleCamera, .container, .googleContainer, .camera,
+        .motionPhoto,
         .contentIdentifier, .stillImageTime, .creationDate,
         .makerNoteContentIdentifier,
     ]

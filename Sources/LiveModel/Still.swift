@@ -8,14 +8,18 @@ public struct StillInfo: Sendable {
     public var makerNote: AppleMakerNoteInfo?
     /// Set when a MakerNote is present but is not an Apple one (another maker, or damaged).
     public var makerNoteIssue: ReadIssue?
+    /// The Android motion photo this still carries (claims, embedded video), when it is one.
+    public var motionPhoto: MotionPhotoInfo?
 
     public init(width: Int? = nil, height: Int? = nil, properties: [MetadataProperty] = [],
-                makerNote: AppleMakerNoteInfo? = nil, makerNoteIssue: ReadIssue? = nil) {
+                makerNote: AppleMakerNoteInfo? = nil, makerNoteIssue: ReadIssue? = nil,
+                motionPhoto: MotionPhotoInfo? = nil) {
         self.width = width
         self.height = height
         self.properties = properties
         self.makerNote = makerNote
         self.makerNoteIssue = makerNoteIssue
+        self.motionPhoto = motionPhoto
     }
 
     /// Apple makernote tag 0x0011 (ContentIdentifier, formerly MediaGroupUUID): the pairing key.

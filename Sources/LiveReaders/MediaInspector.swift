@@ -66,7 +66,7 @@ public enum MediaInspector {
         let format = Sniffer.sniff(header)
         var file = dispatch(format, header: header, shown: shown, options: options,
                             still: { StillReader.read(path: path, options: $0) },
-                            movie: source,
+                            source: source,
                             archive: { readArchive(path: path, source: source, shown: shown, options: options) })
         file.size = size
         if options.streamProperties, file.kind != .livp {
@@ -86,7 +86,7 @@ public enum MediaInspector {
         let header = Array(bytes.prefix(Sniffer.headerLength))
         var file = dispatch(Sniffer.sniff(header), header: header, shown: displayPath, options: options,
                             still: { StillReader.read(bytes: bytes, options: $0) },
-                            movie: MemoryByteSource(bytes),
+                            source: MemoryByteSource(bytes),
                             archive: {
                                 MediaFile(path: displayPath, kind: .livp, format: .zip,
                                           error: ReadIssue(.unsupported, "archive nested inside an archive is not read"))
@@ -99,15 +99,24 @@ public enum MediaInspector {
 
     /// Reads a file whose format is known, the same way whether it is on disk or in memory.
     static func dispatch(_ format: ContainerFormat, header: [UInt8], shown: String, options: InspectOptions,
-                         still: (StillReadOptions) -> StillReadResult, movie: some ByteSource,
+                         still: (StillReadOptions) -> StillReadResult, source: some ByteSource,
                          archive: () -> MediaFile) -> MediaFile {
         switch format.kind {
         case .still:
             let stillOptions = StillReadOptions(allProperties: options.everything,
                                                 makerNoteTags: options.everything ? nil : StillReadOptions.lintMakerNoteTags)
-            return readStill(still(stillOptions), path: shown, format: format)
+            var file = readStill(still(stillOptions), path: shown, format: format)
+            if var info = file.still {
+                info.motionPhoto = MotionPhotoReader.read(
+                    source, format: format, properties: info.properties,
+                    movieOptions: MovieReadOptions(samples: options.everything ? .all : .stillImageTimeOnly,
+                                                   maxSamplesPerTrack: options.maxSamplesPerTrack),
+                    locatePrimaryEnd: options.everything)
+                file.still = info
+            }
+            return file
         case .movie:
-            return readMovie(source: movie, path: shown, format: format, options: options)
+            return readMovie(source: source, path: shown, format: format, options: options)
         case .livp:
             return archive()
         case .unknown:

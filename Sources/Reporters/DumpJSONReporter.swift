@@ -55,6 +55,7 @@ public enum DumpJSONReporter {
             }),
             "makerNoteIssue": s.makerNoteIssue.map(JSON.init) ?? .null,
         ]
+        o["motionPhoto"] = s.motionPhoto.map { motionPhoto($0, livePhotoStill: s.contentIdentifier != nil) } ?? .null
         if let note = s.makerNote {
             o["makerNoteVersion"] = .integer(note.version)
             o["makerNoteIssues"] = .array(note.issues.map(JSON.init))
@@ -69,6 +70,56 @@ public enum DumpJSONReporter {
             o["makerApple"] = .null
         }
         return o
+    }
+
+    /// A still's motion photo: the claims as read, where the video really is, and the embedded
+    /// video read by the movie reader (`tracks`, `video`, `duration` shaped as a movie's).
+    static func motionPhoto(_ m: MotionPhotoInfo, livePhotoStill: Bool) -> JSON {
+        let d = m.declared
+        var declared: [String: JSON] = [
+            "motionPhoto": .integer(d.motionPhoto),
+            "microVideo": .integer(d.microVideo),
+            "version": .integer(d.version),
+            "presentationTimestampUs": .integer(d.presentationTimestampUs),
+            "microVideoOffset": .integer(d.microVideoOffset),
+            "items": .array(d.items.map { i in
+                .object(["mime": .string(i.mime), "semantic": .string(i.semantic),
+                         "length": .integer(i.length), "padding": .integer(i.padding)])
+            }),
+            "itemCount": .integer(d.itemCount),
+            "samsungVideoOffset": .integer(d.samsungVideoOffset),
+            "samsungVideoLength": .integer(d.samsungVideoLength),
+        ]
+        declared["videoOffset"] = .integer(m.declaredVideoOffset)
+        declared["videoLength"] = .integer(m.declaredVideoLength)
+        var o: [String: JSON] = [
+            "format": .string(m.format.rawValue),
+            "declared": .object(declared),
+            "videoOffset": .integer(m.videoOffset),
+            "videoLength": .integer(m.videoLength),
+            "container": .string(m.container?.rawValue),
+            "primaryImageEnd": .integer(m.primaryImageEnd),
+            "presentationTime": .number(m.presentationTime),
+            "duration": .number(m.duration),
+            "videoError": m.videoError.map(JSON.init) ?? .null,
+            "issues": .array(m.issues.map(JSON.init)),
+            "livePhotoStill": .bool(livePhotoStill),
+        ]
+        if let movie = m.video {
+            o["majorBrand"] = .string(movie.majorBrand)
+            o["tracks"] = .array(movie.tracks.map { track($0, movieTimescale: movie.timescale) })
+            o["video"] = movie.video.map(video) ?? .null
+            o["audio"] = .array(movie.audio.map { a in
+                .object(["trackID": .integer(a.trackID), "codec": .string(a.codec), "channels": .integer(a.channels),
+                         "sampleRate": .number(a.sampleRate), "duration": .number(a.duration)])
+            })
+        } else {
+            o["majorBrand"] = .null
+            o["tracks"] = .array([])
+            o["video"] = .null
+            o["audio"] = .array([])
+        }
+        return .object(o)
     }
 
     private static func movie(_ m: MovieInfo) -> [String: JSON] {

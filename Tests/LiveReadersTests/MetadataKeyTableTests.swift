@@ -19,7 +19,7 @@ struct MetadataKeyTableTests {
             "Exif.Photo.MakerNote", "Exif.MakerNote.", "Exif.Image.Make", "Exif.Image.Model", "Exif.Image.Software",
             "Exif.Image.Orientation", "Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal",
             "Exif.Photo.PixelXDimension", "Exif.Photo.PixelYDimension",
-            "Xmp.GCamera.", "Xmp.Container.", "Xmp.GContainer.",
+            "Xmp.GCamera.", "Xmp.Container.", "Xmp.GContainer.", "Xmp.Camera.",
         ])
         #expect(StillReadOptions.lintMakerNoteTags == [AppleMakerNoteInfo.contentIdentifierTag])
         #expect(MetadataKey.makerNoteContentIdentifier.key == "0x0011")

@@ -22,6 +22,7 @@ public enum DumpTextReporter {
         var lines = [indent + style.bold("== \(Text.clean(f.path)) ==")]
         var blocks: [[String]] = [pairingFacts(f, options: options)]
         if let still = f.still { blocks.append(self.still(still, options: options)) }
+        if let motion = f.still?.motionPhoto { blocks.append(motionPhoto(motion, livePhotoStill: f.contentIdentifier != nil, options: options)) }
         if let movie = f.movie { blocks.append(self.movie(movie, options: options)) }
         if let props = f.streamProperties, !props.streams.isEmpty { blocks.append(streamProperties(props, options)) }
         if !f.warnings.isEmpty {
@@ -56,6 +57,11 @@ public enum DumpTextReporter {
             } else if f.still != nil || f.movie != nil {
                 rows.append(["content identifier", "none"])
             }
+        }
+        if let motion = f.still?.motionPhoto {
+            var text = "\(motion.format.rawValue), " + (motion.hasVideo ? "holds its video" : "holds NO video")
+            if f.contentIdentifier != nil { text += "; also a Live Photo still (makernote 0x0011)" }
+            rows.append(["motion photo", text])
         }
         if let movie = f.movie {
             if let sit = movie.stillImageTime {
@@ -111,6 +117,51 @@ public enum DumpTextReporter {
             lines += Text.table([["key", "type", "value"]] + s.properties.map { p in
                 [Text.clean(p.key), Text.clean(p.type), Text.value(p.value, options.valueWidth)]
             }, indent: "    ")
+        }
+        return lines
+    }
+
+    /// The motion photo: the claims as read, where the video really is, and the embedded movie
+    /// (its tracks, video and audio as a movie's).
+    private static func motionPhoto(_ m: MotionPhotoInfo, livePhotoStill: Bool, options: DumpOptions) -> [String] {
+        var lines = ["Motion photo"]
+        let d = m.declared
+        var rows: [[String]] = [["format", m.format.rawValue]]
+        if livePhotoStill { rows.append(["", "also a Live Photo still (Apple makernote 0x0011): both are fine together"]) }
+        var claims: [String] = []
+        if let v = d.motionPhoto { claims.append("MotionPhoto \(v)") }
+        if let v = d.microVideo { claims.append("MicroVideo \(v)") }
+        if let v = d.version { claims.append("version \(v)") }
+        if let v = d.microVideoOffset { claims.append("MicroVideoOffset \(v)") }
+        if let l = d.samsungVideoLength, let o = d.samsungVideoOffset { claims.append("Samsung MotionPhoto_Data \(l) bytes at \(o)") }
+        rows.append(["declared", claims.isEmpty ? "nothing" : claims.joined(separator: ", ")])
+        if let us = d.presentationTimestampUs {
+            rows.append(["presentation", "\(us) µs" + (us == -1 ? " (unspecified)" : " = \(Text.seconds(m.presentationTime))")])
+        }
+        if let o = m.declaredVideoOffset, let l = m.declaredVideoLength {
+            rows.append(["declared video", "\(l) bytes at byte \(o)"])
+        }
+        if let o = m.videoOffset, let l = m.videoLength {
+            rows.append(["video", "\(l) bytes at byte \(o)" + (m.container.map { " (\($0.rawValue))" } ?? "")
+                + (m.declaredVideoOffset == o && m.declaredVideoLength == l ? ": as declared" : m.declaredVideoOffset == nil ? "" : ": NOT as declared")])
+        } else {
+            rows.append(["video", "none found"])
+        }
+        if let end = m.primaryImageEnd { rows.append(["primary image", "ends at byte \(end)"]) }
+        if let duration = m.duration { rows.append(["duration", Text.seconds(duration)]) }
+        lines += Text.facts(rows, indent: "  ")
+        if d.itemCount > 0 {
+            lines.append("  Container:Directory (\(d.itemCount) items)")
+            lines += Text.table([["#", "semantic", "mime", "length", "padding"]] + d.items.enumerated().map { i, item in
+                [String(i + 1), item.semantic.map(Text.clean) ?? "—", item.mime.map(Text.clean) ?? "—",
+                 item.length.map(String.init) ?? "—", item.padding.map(String.init) ?? "—"]
+            }, indent: "    ")
+        }
+        lines += m.issues.map { "  ! " + issue($0) }
+        if let e = m.videoError { lines.append("  ! embedded video: " + issue(e)) }
+        if let video = m.video {
+            lines.append("  Embedded MP4 (box offsets from its first byte, \(m.videoOffset ?? 0) in the file)")
+            lines += movie(video, options: options).dropFirst().map { "  " + $0 }
         }
         return lines
     }

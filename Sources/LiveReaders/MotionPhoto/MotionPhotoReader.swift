@@ -62,7 +62,7 @@ public enum MotionPhotoReader {
             if let claimed = probe.declaredLocation(fileSize: size) {
                 if claimed.offset < 0 || claimed.offset + claimed.length > size || claimed.length <= 0 {
                     issues.append(ReadIssue(.malformed, "the claims put the video at byte \(claimed.offset) for \(claimed.length) bytes, outside the file's \(size) bytes",
-                                            location: claimLocation(claimsWithSEF), offset: claimed.offset))
+                                            location: claimLocation(claimsWithSEF), offset: claimed.offset >= 0 ? claimed.offset : nil))
                 } else if TrailerScan.isFtyp(source, at: claimed.offset, end: min(size, claimed.offset + claimed.length)) {
                     found = (claimed.offset, claimed.offset + claimed.length, sefVideo != nil && claims?.videoItemIndex == nil ? .sef : .appended)
                 }

@@ -181,18 +181,18 @@ struct SEFTrailer {
 
 /// A window of another source: bytes `[base, base + size)` seen as `[0, size)`. The embedded
 /// video of a motion photo is read through one, so the movie reader's bounds are the video's.
-struct SliceByteSource<Base: ByteSource>: ByteSource {
-    let base: Base
-    let offset: Int64
-    let size: Int64
+public struct SliceByteSource<Base: ByteSource>: ByteSource {
+    public let base: Base
+    public let offset: Int64
+    public let size: Int64
 
-    init(_ base: Base, offset: Int64, size: Int64) {
+    public init(_ base: Base, offset: Int64, size: Int64) {
         self.base = base
         self.offset = offset
         self.size = size
     }
 
-    func read(at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
+    public func read(at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
         guard offset >= 0, count >= 0, offset + Int64(count) <= size else {
             throw ReadError(.malformed, "read of \(count) bytes past the end of the embedded data (size \(size))", offset: offset)
         }

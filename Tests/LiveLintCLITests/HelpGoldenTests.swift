@@ -12,6 +12,7 @@ struct HelpGoldenTests {
         (["lint", "--help"], "help-lint.txt"),
         (["dump", "--help"], "help-dump.txt"),
         (["rules", "--help"], "help-rules.txt"),
+        (["convert", "--help"], "help-convert.txt"),
     ])
     func help(_ args: [String], _ name: String) throws {
         let result = try CLI.run(args)

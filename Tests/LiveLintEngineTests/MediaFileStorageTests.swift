@@ -68,9 +68,11 @@ struct MediaFileStorageTests {
         }))
         let all = try LintEngine(rules: builtinRules, configuration: everything)
         #expect(all.metadataKeys == ["Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal", "Exif.Image.Orientation",
-                                      "com.apple.quicktime.creationdate"])
-        // By default both rules that read metadata are off: nothing is kept beyond the identifiers.
-        #expect(try LintEngine(rules: builtinRules).metadataKeys.isEmpty)
+                                      "com.apple.quicktime.creationdate", MetadataKey.motionPhoto.key])
+        // By default both rules that read still or movie tags are off: beyond the identifiers only
+        // the motion photo record is kept (the motion-photo, codec, pixel-format and orphan-still
+        // rules read it; it is nil on every still that is no motion photo).
+        #expect(try LintEngine(rules: builtinRules).metadataKeys == [MetadataKey.motionPhoto.key])
     }
 
     @Test func slimmedLintsTheSameAsTheFullFile() throws {
@@ -90,4 +92,20 @@ struct MediaFileStorageTests {
             #expect(full.findings.count >= 2)
         }
     }
+}
+
+/// A motion photo's record is kept only when an enabled rule reads it, cut to what rules read.
+@Test func slimmingKeepsTheMotionPhotoOnlyForRulesThatReadIt() throws {
+    let file = MediaFile.motionPhoto(id: Sample.uuidA)
+    #expect(file.slimmedForLint(keeping: []).still?.motionPhoto == nil)
+    let kept = try #require(file.slimmedForLint(keeping: [MetadataKey.motionPhoto.key]).still?.motionPhoto)
+    #expect(kept.videoOffset == file.still?.motionPhoto?.videoOffset && kept.declaredVideoLength == file.still?.motionPhoto?.declaredVideoLength)
+    #expect(kept.video?.video == file.still?.motionPhoto?.video?.video && kept.duration == file.still?.motionPhoto?.duration)
+    #expect(kept.video?.tracks.isEmpty == true && kept.video?.keys.isEmpty == true)
+    // With only the motion-photo rules off, none of the enabled rules reads it, and it goes.
+    let off = Configuration(rules: Dictionary(uniqueKeysWithValues: builtinRules.filter { $0.description.readsMetadata.contains(.motionPhoto) }
+        .map { ($0.description.identifier, RuleSetting(enabled: false)) }))
+    let engine = try LintEngine(rules: builtinRules, configuration: off)
+    #expect(!engine.metadataKeys.contains(MetadataKey.motionPhoto.key))
+    #expect(file.slimmedForLint(keeping: engine.metadataKeys).still?.motionPhoto == nil)
 }

@@ -177,6 +177,18 @@ import Testing
         }
     }
 
+    /// No metadata at all (Huawei and others): the MP4 after the EOI is found and read; lint
+    /// has no claims to hold against it. A JPEG ending with its EOI costs no search.
+    @Test func plainEmbeddedMP4() throws {
+        let file = Self.read(Self.jpeg + Self.mp4)
+        let m = try #require(file.still?.motionPhoto)
+        #expect(m.format == .embeddedMP4 && m.container == .scan)
+        #expect(m.videoOffset == Int64(Self.jpeg.count) && m.videoLength == Int64(Self.mp4.count))
+        #expect(m.primaryImageEnd == Int64(Self.jpeg.count))
+        #expect(try Self.findings(file).isEmpty)
+        #expect(Self.read(Self.jpeg).still?.motionPhoto == nil)
+    }
+
     /// An `ftyp` in the JPEG's own bytes before its EOI is not taken for the video.
     @Test func ftypInsideTheImageIsIgnored() throws {
         var fake = Self.jpeg

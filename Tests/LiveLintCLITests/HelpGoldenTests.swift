@@ -40,7 +40,8 @@ struct HelpGoldenTests {
                    "identifier-case-mismatch", "identifier-not-uuid", "duplicate-identifier", "orphan-still",
                    "orphan-movie", "missing-still-image-time", "still-image-time-out-of-range",
                    "still-image-time-type", "video-codec", "video-pixel-format", "extension-mismatch",
-                   "movie-not-quicktime", "unreadable-file"] {
+                   "movie-not-quicktime", "unreadable-file",
+                   "motion-photo-missing-video", "motion-photo-offset-mismatch", "motion-photo-time-out-of-range"] {
             #expect(result.stdout.contains(id), "\(id) missing from `livelint rules`")
         }
         let one = try CLI.run(["rules", "identifier-mismatch"])

@@ -89,6 +89,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         "still-image-time-out-of-range": .error, "still-image-time-type": .warning, "video-codec": .error,
         "video-pixel-format": .warning, "extension-mismatch": .warning, "movie-not-quicktime": .warning,
         "unreadable-file": .error,
+        // Issue 11: Android motion photos.
+        "motion-photo-missing-video": .error, "motion-photo-offset-mismatch": .warning,
+        "motion-photo-time-out-of-range": .warning,
     ]
     var seen: [String: Severity] = [:]
     for rule in builtinRules {

@@ -157,6 +157,38 @@ struct MotionPhotoConvertTests {
         #expect(try probe(movieBack) == source, "\(pair.id): the movie back")
     }
 
+    /// The corpus Samsung HEIC (MP1) to a Live Photo: its `mpvd` video becomes the movie, its
+    /// motion tags are blanked in place (exiv2 cannot write HEIC), its out-of-range timestamp is
+    /// replaced by the middle of the video, and the pair lints clean.
+    @Test func samsungHEICToLivePhoto() throws {
+        let entry = try #require(CorpusEntry.load().first { $0.id == "MP1" })
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try MotionPhotoConverter.toLivePhoto(motionPhoto: entry.url.path, directory: dir.path)
+        #expect(result.notes.contains { $0.contains("outside") } && result.notes.contains { $0.contains("spaces") })
+        let original = try [UInt8](Data(contentsOf: entry.url))
+        let motion = try #require(MediaInspector.inspect(path: entry.url.path, options: .lint).still?.motionPhoto)
+        let stillPath = try #require(result.written.first { $0.hasSuffix(".HEIC") })
+        let moviePath = try #require(result.written.first { $0.hasSuffix(".MOV") })
+        let still = MediaInspector.inspect(path: stillPath, options: .dump)
+        #expect(still.still?.motionPhoto == nil && still.contentIdentifier == result.identifier)
+        #expect(!(still.still?.properties.contains { $0.key.hasPrefix("Xmp.GCamera.") || $0.key.hasPrefix("Xmp.Container.") } ?? true))
+        // The primary image's boxes are the original's up to the mpvd box (the Exif rewrite appends).
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stillPath)))
+        let primaryEnd = Int(try #require(motion.primaryImageEnd))
+        let differing = (0..<primaryEnd).filter { written[$0] != original[$0] }
+        let notBlanked = differing.filter { written[$0] != UInt8(ascii: " ") }
+        #expect(!differing.isEmpty && notBlanked.count <= 16, "only XMP blanked and the Exif item's 'iloc' entry: \(notBlanked.count) other bytes")
+        let movie = MediaInspector.inspect(path: moviePath, options: .lint)
+        #expect(movie.movie?.stillImageTime?.isInsideMovie == true && movie.contentIdentifier == result.identifier)
+        let embedded = SliceByteSource(try FileByteSource(path: entry.url.path), offset: try #require(motion.videoOffset),
+                                       size: try #require(motion.videoLength))
+        #expect(try Self.mediaDigests(FileByteSource(path: moviePath)) == Self.mediaDigests(embedded))
+        let engine = try LintEngine(rules: builtinRules)
+        let findings = engine.run(files: [still, movie].map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings
+        #expect(findings.isEmpty, "\(findings.map { "\($0.ruleID): \($0.message)" })")
+    }
+
     /// The command line, both ways, with its output for people.
     @Test(.enabled(if: CLI.binary != nil, "needs the built livelint"))
     func commandLineBothWays() throws {

@@ -184,7 +184,13 @@ public enum MotionPhotoConverter {
                 throw .unsupported("a HEIC motion photo whose video is not in a top-level 'mpvd' box")
             }
             still = Array(bytes[..<Int(end)])
-            notes.append("a HEIC's motion-photo XMP is left in place (exiv2 0.27 cannot write HEIC); the 'mpvd' box is removed")
+            // exiv2 0.27 cannot write HEIC: the motion tags are blanked where they lie (same size).
+            let changed = MotionPhotoXMP.blankingMotionTags(in: &still)
+            let left = motionPhoto(in: still, format: format)
+            guard left?.declared.promisesVideo != true else {
+                throw .unsupported("the HEIC's motion-photo XMP could not be blanked in place")
+            }
+            if !changed.isEmpty { notes.append("the HEIC's motion-photo tags were overwritten with spaces inside its XMP (the file keeps its size and offsets)") }
         }
         let mp4 = Array(bytes[Int(offset)..<Int(offset + length)])
         let duration = video.duration

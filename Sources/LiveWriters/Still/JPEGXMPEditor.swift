@@ -154,6 +154,53 @@ public enum MotionPhotoXMP {
         return text
     }
 
+    /// `bytes` with the motion-photo tags of every XMP packet (`<x:xmpmeta` … `</x:xmpmeta>`)
+    /// overwritten by spaces, byte for byte: the file keeps its size and every offset, so a HEIC's
+    /// XMP item (which exiv2 0.27 cannot rewrite) is edited where it lies. Whitespace between
+    /// attributes and between elements is valid XML, so the packet stays well-formed. Returns the
+    /// ranges that changed.
+    public static func blankingMotionTags(in bytes: inout [UInt8]) -> [Range<Int>] {
+        let open = Array("<x:xmpmeta".utf8), close = Array("</x:xmpmeta>".utf8)
+        var changed: [Range<Int>] = []
+        var from = 0
+        while let start = find(open, in: bytes, from: from) {
+            guard let end = find(close, in: bytes, from: start).map({ $0 + close.count }) else { break }
+            let text = String(decoding: bytes[start..<end], as: UTF8.self)
+            guard text.utf8.count == end - start else { from = end; continue }  // not clean UTF-8: leave it
+            var blanked = Array(text.utf8)
+            for pattern in patterns.prefix(3) {
+                for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    guard let r = Range(match.range, in: text) else { continue }
+                    let lower = text.utf8.distance(from: text.utf8.startIndex, to: r.lowerBound)
+                    let upper = text.utf8.distance(from: text.utf8.startIndex, to: r.upperBound)
+                    for i in lower..<upper { blanked[i] = UInt8(ascii: " ") }
+                }
+            }
+            if blanked != Array(bytes[start..<end]) {
+                bytes.replaceSubrange(start..<end, with: blanked)
+                changed.append(start..<end)
+            }
+            from = end
+        }
+        return changed
+    }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
+        guard needle.count <= bytes.count, from <= bytes.count - needle.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buf -> Int? in
+            var i = from
+            while i <= buf.count - needle.count {
+                if buf[i] == needle[0] {
+                    var k = 1
+                    while k < needle.count, buf[i + k] == needle[k] { k += 1 }
+                    if k == needle.count { return i }
+                }
+                i += 1
+            }
+            return nil
+        }
+    }
+
     static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;")
     }

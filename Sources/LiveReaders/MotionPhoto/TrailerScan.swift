@@ -48,8 +48,11 @@ enum TrailerScan {
     private static func nextMarker(_ source: some ByteSource, from: Int64) -> Int64? {
         var at = from
         let size = source.size
+        // Small windows: a scan of a progressive JPEG ends long before a megabyte.
+        var step = 64 << 10
         while at < size - 1 {
-            let count = Int(min(Int64(window), size - at))
+            let count = Int(min(Int64(step), size - at))
+            step = min(window, step * 2)
             guard let chunk = try? source.read(at: at, count: count) else { return nil }
             let found: Int? = chunk.withUnsafeBufferPointer { buf in
                 var i = 0

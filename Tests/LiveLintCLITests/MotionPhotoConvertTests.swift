@@ -211,3 +211,29 @@ struct MotionPhotoConvertTests {
         #expect(usage.status == 2 && usage.stderr.contains("takes a still and a movie"))
     }
 }
+
+/// The round trip on the fixture pair, so it runs without the corpus too.
+@Test func fixturePairToMotionPhotoAndBack() throws {
+    let still = CLI.fixtures.appendingPathComponent("pair/IMG_0001.JPG").path
+    let movie = CLI.fixtures.appendingPathComponent("pair/IMG_0001.MOV").path
+    let dir = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let motionPath = dir.appendingPathComponent("IMG_0001.MP.jpg").path
+    let to = try MotionPhotoConverter.toMotionPhoto(still: still, movie: movie, output: motionPath)
+    let motion = try #require(MediaInspector.inspect(path: motionPath, options: .dump).still?.motionPhoto)
+    #expect(motion.format == .googleMotionPhoto && motion.videoOffset == motion.declaredVideoOffset)
+    #expect(motion.declared.presentationTimestampUs == to.presentationTimestampUs)
+    let source = try FileByteSource(path: movie)
+    let digests = try MotionPhotoConvertTests.mediaDigests(source)
+    let embedded = SliceByteSource(try FileByteSource(path: motionPath), offset: try #require(motion.videoOffset), size: try #require(motion.videoLength))
+    #expect(try MotionPhotoConvertTests.mediaDigests(embedded) == digests)
+    let back = try MotionPhotoConverter.toLivePhoto(motionPhoto: motionPath, directory: dir.appendingPathComponent("live").path)
+    let movieBack = try #require(back.written.first { $0.hasSuffix(".MOV") })
+    #expect(try MotionPhotoConvertTests.mediaDigests(FileByteSource(path: movieBack)) == digests)
+    let original = try #require(MovieReader.read(source).movie?.stillImageTime?.presentationTime)
+    let again = try #require(MovieReader.read(path: movieBack).movie?.stillImageTime?.presentationTime)
+    #expect(abs(original - again) < 0.002)
+    // The still comes back without its trailer and its motion tags.
+    let stillBack = try #require(back.written.first { !$0.hasSuffix(".MOV") })
+    #expect(MediaInspector.inspect(path: stillBack, options: .lint).still?.motionPhoto == nil)
+}

@@ -128,6 +128,7 @@ struct SEFTrailer {
     var records: [Record]
 
     static let maxRecords = 256
+    static let maxDirectoryBytes: Int64 = 12 + 12 * Int64(maxRecords)
 
     /// The trailer at the end of `source`, nil when the file does not end with `SEFT`; a trailer
     /// that ends with `SEFT` but does not hold together is a located issue.
@@ -136,6 +137,12 @@ struct SEFTrailer {
         guard size >= 8, let tail = try? source.read(at: size - 8, count: 8), Array(tail[4..<8]) == Array("SEFT".utf8) else { return nil }
         let length = Int64(le32(tail, 0))
         let dirPos = size - 8 - length
+        // A directory is 12 bytes a record (Samsung writes a handful): never allocate more.
+        guard length <= maxDirectoryBytes else {
+            issues.append(ReadIssue(.limit, "the Samsung trailer's directory declares \(length) bytes, more than \(maxDirectoryBytes)",
+                                    location: "sef/SEFT", offset: size - 8))
+            return nil
+        }
         guard length >= 12, dirPos >= 0, let dir = try? source.read(at: dirPos, count: Int(length)),
               Array(dir[0..<4]) == Array("SEFH".utf8) else {
             issues.append(ReadIssue(.malformed, "the Samsung trailer's directory (\(length) bytes before SEFT) is not a SEFH block", location: "sef/SEFH", offset: max(0, dirPos)))

@@ -17,8 +17,8 @@ struct ConvertCommand: AsyncParsableCommand {
             --to motion-photo STILL MOVIE --output FILE: writes one file. A JPEG still gets Google \
             Motion Photo 1.0 XMP (GCamera:MotionPhoto 1, MotionPhotoPresentationTimestampUs = the \
             movie's still-image-time, and a Container:Directory whose MotionPhoto item's Item:Length \
-            is the video's size) and the movie appended after its image data; a HEIC gets the movie in \
-            a top-level 'mpvd' box after its other boxes. The movie is re-muxed as MP4 (ftyp 'mp42', \
+            is the video's size) and the movie appended after its image data; a HEIC gets the same XMP \
+            in its XMP item(s) and the movie in a top-level 'mpvd' box after its other boxes. The movie is re-muxed as MP4 (ftyp 'mp42', \
             compatible 'isom'): every other box and every sample stays as it was.
 
             --to live-photo MOTIONPHOTO --output DIR: writes DIR/<stem>.JPG (or .HEIC) and \

@@ -76,14 +76,12 @@ struct MotionPhotoConvertTests {
         // The same box types, in the same order, after the ftyp (a classic movie without ftyp gets one first).
         #expect(m.video?.topLevelBoxes.map(\.type).filter { $0 != "ftyp" } == original.topLevelBoxes.map(\.type).filter { $0 != "ftyp" })
         let stillTime = try #require(original.stillImageTime?.presentationTime)
-        if trip.format == .jpeg {
-            #expect(m.format == .googleMotionPhoto)
-            #expect(m.declaredVideoOffset == offset && m.declaredVideoLength == length, "\(pair.id): the directory describes the video")
-            #expect(m.declared.presentationTimestampUs == Int64((stillTime * 1_000_000).rounded()))
-            #expect(m.declared.items.first?.semantic == "Primary")
-        } else {
-            #expect(m.container == .mpvd)
-        }
+        // JPEG: XMP segment + appended MP4; HEIC: XMP item + 'mpvd'. Both Motion Photo 1.0.
+        #expect(m.container == (trip.format == .jpeg ? .appended : .mpvd))
+        #expect(m.format == .googleMotionPhoto)
+        #expect(m.declaredVideoOffset == offset && m.declaredVideoLength == length, "\(pair.id): the directory describes the video")
+        #expect(m.declared.presentationTimestampUs == Int64((stillTime * 1_000_000).rounded()))
+        #expect(m.declared.items.first?.semantic == "Primary")
         // The motion photo lints clean, alone (no orphan: it is a complete unit).
         let engine = try LintEngine(rules: builtinRules)
         let motionFile = MediaInspector.inspect(path: trip.motionPhoto, options: .lint)
@@ -102,10 +100,8 @@ struct MotionPhotoConvertTests {
         #expect(files[1].format == .quicktime)
         let sit = try #require(files[1].movie?.stillImageTime)
         #expect(sit.isInsideMovie)
-        if trip.format == .jpeg {
-            #expect(abs((sit.presentationTime ?? -1) - stillTime) < 0.002, "\(pair.id): the still-image-time comes back")
-            #expect(files[0].still?.motionPhoto == nil, "\(pair.id): the trailer and the motion tags are gone")
-        }
+        #expect(abs((sit.presentationTime ?? -1) - stillTime) < 0.002, "\(pair.id): the still-image-time comes back")
+        #expect(files[0].still?.motionPhoto == nil, "\(pair.id): the trailer and the motion tags are gone")
         let findings = engine.run(files: files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings
         #expect(findings.filter { $0.severity == .error }.isEmpty, "\(pair.id): \(findings.map { "\($0.ruleID): \($0.message)" })")
     }
@@ -124,7 +120,7 @@ struct MotionPhotoConvertTests {
         let offset = try #require(trip.motion.videoOffset.map(Int.init)), length = try #require(trip.motion.videoLength.map(Int.init))
         let run = try TestTools.run(exiftool, ["-j", "-n", "-ee", "-G1", "-struct", trip.motionPhoto])
         let tags = try #require((try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [[String: Any]])?.first)
-        if trip.format == .jpeg {
+        do {
             #expect(tags["XMP-GCamera:MotionPhoto"] as? Int == 1)
             let directory = try #require(tags["XMP-Container:Directory"] as? [[String: Any]])
             let items = directory.compactMap { $0["Item"] as? [String: Any] }
@@ -135,7 +131,8 @@ struct MotionPhotoConvertTests {
             let declared = try #require(video["Length"] as? Int)
             #expect(declared == length && size - declared == offset)
             #expect(bytes[(offset + 4)..<(offset + 8)] == Data("ftyp".utf8))
-        } else {
+        }
+        if trip.format != .jpeg {
             // exiftool -ee extracts the mpvd payload as MotionPhotoVideo.
             let out = trip.directory.appendingPathComponent("extracted.mp4").path
             let extracted = try TestTools.run(exiftool, ["-b", "-MotionPhotoVideo", "-w", "%0f" + out, trip.motionPhoto])
@@ -187,6 +184,31 @@ struct MotionPhotoConvertTests {
         let engine = try LintEngine(rules: builtinRules)
         let findings = engine.run(files: [still, movie].map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings
         #expect(findings.isEmpty, "\(findings.map { "\($0.ruleID): \($0.message)" })")
+    }
+
+    /// A HEIC without an XMP item (the corpus still's item renamed away) gets one added: `meta`
+    /// grows, the media after it moves, and every image item still reads the same bytes.
+    @Test func heicWithoutXMPGetsAnXMPItem() throws {
+        let entry = try #require(CorpusEntry.load().first { $0.id == "S2" })
+        var bytes = try [UInt8](Data(contentsOf: entry.url))
+        let marker = Array("mime\u{0}application/rdf+xml".utf8)
+        let at = try #require((0...(bytes.count - marker.count)).first { Array(bytes[$0..<($0 + marker.count)]) == marker })
+        bytes[at + 3] = UInt8(ascii: "x")  // 'mimx': an item of a type nobody reads as XMP
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let still = dir.appendingPathComponent("S2.HEIC")
+        try Data(bytes).write(to: still)
+        #expect(MediaInspector.inspect(path: still.path, options: .lint).still?.property("Xmp.GCamera.MotionPhoto") == nil)
+        let out = dir.appendingPathComponent("S2.MP.HEIC").path
+        let movie = CLI.fixtures.appendingPathComponent("pair/IMG_0001.MOV").path
+        let result = try MotionPhotoConverter.toMotionPhoto(still: still.path, movie: movie, output: out)
+        #expect(!result.notes.contains { $0.contains("no motion-photo XMP") }, "\(result.notes)")
+        let file = MediaInspector.inspect(path: out, options: .dump)
+        #expect(file.error == nil && file.still?.width == MediaInspector.inspect(path: still.path, options: .dump).still?.width)
+        let m = try #require(file.still?.motionPhoto)
+        #expect(m.format == .googleMotionPhoto && m.container == .mpvd)
+        #expect(m.declaredVideoOffset == m.videoOffset && m.declaredVideoLength == m.videoLength)
+        #expect(file.contentIdentifier == entry.still?["content_identifier_0x0011"] as? String, "the Exif item moved with the media")
     }
 
     /// The command line, both ways, with its output for people.

@@ -64,6 +64,7 @@ public enum MotionPhotoConverter {
         var out: [UInt8]
         let videoOffset: Int
         var primaryEnd: Int?
+        var heicXMP = false
         switch format {
         case .jpeg:
             var primary = still
@@ -82,9 +83,29 @@ public enum MotionPhotoConverter {
             var base = still
             if let existing, existing.container == .mpvd, let end = existing.primaryImageEnd { base = Array(still[..<Int(end)]) }
             guard mp4.count + 8 <= Int(UInt32.max) else { throw .unsupported("a video over 4 GiB") }
+            // The XMP goes in an item of its own (exiv2 0.27 cannot write HEIC); the primary's
+            // padding is the 'mpvd' header, as Samsung writes it.
+            let description = MotionPhotoXMP.description(presentationTimestampUs: timestampUs, items: [
+                DirectoryItem(mime: format == .avif ? "image/avif" : "image/heic", semantic: DirectoryItem.primarySemantic, length: 0, padding: 8),
+                DirectoryItem(mime: "video/mp4", semantic: DirectoryItem.motionPhotoSemantic, length: Int64(mp4.count), padding: 0),
+            ])
+            do throws(BoxError) {
+                let withXMP = try HEICXMPItem.settingXMP(in: base) { old in
+                    old.map { MotionPhotoXMP.settingDescription(description, in: $0) } ?? MotionPhotoXMP.packet(description)
+                }
+                // Only when our own reader (exiv2) finds the claims there: else the file would
+                // say less to livelint than to other readers.
+                let read = StillReader.read(bytes: withXMP, options: StillReadOptions(allProperties: false))
+                guard read.still?.property("Xmp.GCamera.MotionPhoto") != nil else {
+                    throw BoxError(.unsupported, "exiv2 does not find the new XMP item")
+                }
+                base = withXMP
+                heicXMP = true
+            } catch {
+                notes.append("no motion-photo XMP was added (\(error.message)): the video is in the 'mpvd' box, which Samsung Gallery and livelint read")
+            }
             out = base + MovieRemux.be32(UInt32(mp4.count + 8)) + Array("mpvd".utf8) + mp4
             videoOffset = base.count + 8
-            notes.append("a HEIC's XMP is not written (exiv2 0.27 cannot write HEIC): the video is in the 'mpvd' box, which Samsung Gallery and livelint read")
         default:
             throw .unsupported("\(format.rawValue) stills: a motion photo's primary image is JPEG or HEIC")
         }
@@ -94,7 +115,7 @@ public enum MotionPhotoConverter {
         do {
             try staged.verify { path in
                 try verifyMotionPhoto(at: path, format: format, videoOffset: videoOffset, videoLength: mp4.count,
-                                      timestampUs: format == .jpeg ? timestampUs : nil, digests: digests,
+                                      timestampUs: format == .jpeg || heicXMP ? timestampUs : nil, digests: digests,
                                       originalStill: still, writtenPrimaryEnd: primaryEnd)
             }
             try staged.commit()

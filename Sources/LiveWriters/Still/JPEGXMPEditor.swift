@@ -127,6 +127,15 @@ public enum MotionPhotoXMP {
             + "<Container:Directory><rdf:Seq>\(list)</rdf:Seq></Container:Directory></rdf:Description>"
     }
 
+    /// `packet` without its motion-photo tags and with `description` added to its `rdf:RDF`
+    /// (a whole new packet when it has no `rdf:RDF`).
+    public static func settingDescription(_ description: String, in packet: String) -> String {
+        var text = removingMotionTags(packet)
+        guard let end = text.range(of: "</rdf:RDF>") else { return self.packet(description) }
+        text.insert(contentsOf: description, at: end.lowerBound)
+        return text
+    }
+
     /// A whole XMP packet around `description`.
     public static func packet(_ description: String) -> String {
         "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?><x:xmpmeta xmlns:x=\"adobe:ns:meta/\">"

@@ -259,3 +259,40 @@ struct MotionPhotoConvertTests {
     let stillBack = try #require(back.written.first { !$0.hasSuffix(".MOV") })
     #expect(MediaInspector.inspect(path: stillBack, options: .lint).still?.motionPhoto == nil)
 }
+
+/// An Ultra HDR JPEG (a gain map after the primary image, listed in the directory): it is no
+/// motion photo by itself; made one, its gain map and its directory item stay; made a Live Photo
+/// again, the gain map and its item are still there and the MotionPhoto item is gone.
+@Test func ultraHDRGainMapSurvivesBothWays() throws {
+    let jpeg = try [UInt8](Data(contentsOf: CLI.fixtures.appendingPathComponent("pair/IMG_0001.JPG")))
+    let gainMap = jpeg  // any JPEG stands for the gain map image
+    let container = MotionPhotoXMP.containerNamespace, item = MotionPhotoXMP.itemNamespace
+    let description = "<rdf:Description rdf:about=\"\" xmlns:Container=\"\(container)\" xmlns:Item=\"\(item)\"><Container:Directory><rdf:Seq>"
+        + "<rdf:li rdf:parseType=\"Resource\"><Container:Item Item:Mime=\"image/jpeg\" Item:Semantic=\"Primary\"/></rdf:li>"
+        + "<rdf:li rdf:parseType=\"Resource\"><Container:Item Item:Mime=\"image/jpeg\" Item:Semantic=\"GainMap\" Item:Length=\"\(gainMap.count)\"/></rdf:li>"
+        + "</rdf:Seq></Container:Directory></rdf:Description>"
+    let ultraHDR = try JPEGXMPEditor.settingMotionPhoto(jpeg, description: description) + gainMap
+    let dir = try CLI.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let stillPath = dir.appendingPathComponent("HDR.jpg").path
+    try Data(ultraHDR).write(to: URL(fileURLWithPath: stillPath))
+    #expect(MediaInspector.inspect(path: stillPath, options: .dump).still?.motionPhoto == nil, "a gain map alone promises no video")
+
+    let motionPath = dir.appendingPathComponent("HDR.MP.jpg").path
+    _ = try MotionPhotoConverter.toMotionPhoto(still: stillPath, movie: CLI.fixtures.appendingPathComponent("pair/IMG_0001.MOV").path, output: motionPath)
+    let m = try #require(MediaInspector.inspect(path: motionPath, options: .dump).still?.motionPhoto)
+    #expect(m.declared.items.map(\.semantic) == ["Primary", "GainMap", "MotionPhoto"])
+    #expect(m.videoOffset == m.declaredVideoOffset && m.videoLength == m.declaredVideoLength)
+    let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: motionPath)))
+    let videoAt = Int(try #require(m.videoOffset))
+    #expect(Array(written[(videoAt - gainMap.count)..<videoAt]) == gainMap, "the gain map stays right before the video")
+
+    let back = try MotionPhotoConverter.toLivePhoto(motionPhoto: motionPath, directory: dir.appendingPathComponent("live").path)
+    let stillBack = try #require(back.written.first { !$0.hasSuffix(".MOV") })
+    let file = MediaInspector.inspect(path: stillBack, options: .dump)
+    #expect(file.still?.motionPhoto == nil)
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: stillBack)))
+    #expect(Array(bytes.suffix(gainMap.count)) == gainMap, "the gain map is still the file's tail")
+    let semantics = file.still?.properties.filter { $0.key.hasSuffix("Item:Semantic") }.compactMap(\.value.stringValue)
+    #expect(semantics == ["Primary", "GainMap"])
+}

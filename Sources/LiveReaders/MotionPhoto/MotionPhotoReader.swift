@@ -55,7 +55,8 @@ public enum MotionPhotoReader {
                 claimsWithSEF?.samsungVideoLength = sefVideo.dataLength
             }
             let hasTrailer = endsWithTrailer(source)
-            guard claimsWithSEF != nil || hasTrailer else { return nil }
+            // A directory of only a primary and a gain map (Ultra HDR) promises no video.
+            guard claimsWithSEF?.promisesVideo == true || hasTrailer else { return nil }
             let videoEnd = sef.map { $0.start } ?? size
             // 2: the claims, when they lead to an ftyp.
             let probe = MotionPhotoInfo(format: .googleMotionPhoto, declared: claimsWithSEF ?? MotionPhotoClaims())
@@ -77,15 +78,22 @@ public enum MotionPhotoReader {
                     found = (start, videoEnd, .scan)
                 }
             }
-            if found == nil, claimsWithSEF == nil { return nil }
+            if found == nil, claimsWithSEF?.promisesVideo != true { return nil }
             return finish(source, claims: claimsWithSEF ?? MotionPhotoClaims(), samsung: samsung, found: found,
                           primaryEnd: primaryEnd, issues: issues, movieOptions: movieOptions)
         default:
             break
         }
-        guard claims != nil || found != nil else { return nil }
+        guard claims?.promisesVideo == true || found != nil else { return nil }
         return finish(source, claims: claims ?? MotionPhotoClaims(), samsung: samsung, found: found,
                       primaryEnd: primaryEnd, issues: issues, movieOptions: movieOptions)
+    }
+
+    /// The motion-photo claims in a still's XMP properties (nil when there are none), without
+    /// looking at the bytes: a converter keeps a directory's other items (an Ultra HDR gain map).
+    public static func claims(in properties: [MetadataProperty]) -> MotionPhotoClaims? {
+        var issues: [ReadIssue] = []
+        return MotionPhotoClaimsReader.read(properties, issues: &issues)
     }
 
     private static func finish(_ source: some ByteSource, claims: MotionPhotoClaims, samsung: Bool,

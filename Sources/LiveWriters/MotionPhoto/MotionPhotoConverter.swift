@@ -65,14 +65,22 @@ public enum MotionPhotoConverter {
         let videoOffset: Int
         var primaryEnd: Int?
         var heicXMP = false
+        var keptStill = still
         switch format {
         case .jpeg:
+            // Everything before an old video stays (an Ultra HDR gain map follows the primary image),
+            // and so do the directory's other items.
             var primary = still
-            if let end = existing?.primaryImageEnd, end < still.count { primary = Array(still[..<Int(end)]) }
-            let description = MotionPhotoXMP.description(presentationTimestampUs: timestampUs, items: [
-                DirectoryItem(mime: "image/jpeg", semantic: DirectoryItem.primarySemantic, length: 0, padding: 0),
-                DirectoryItem(mime: "video/mp4", semantic: DirectoryItem.motionPhotoSemantic, length: Int64(mp4.count), padding: 0),
-            ])
+            let oldEnd = existing?.container == .sef ? existing?.primaryImageEnd : (existing?.videoOffset ?? existing?.primaryImageEnd)
+            if let end = oldEnd, end < still.count { primary = Array(still[..<Int(end)]) }
+            keptStill = primary
+            let properties = StillReader.read(bytes: still, options: StillReadOptions(allProperties: false)).still?.properties ?? []
+            var items = MotionPhotoReader.claims(in: properties)?.items.filter { $0.semantic != DirectoryItem.motionPhotoSemantic } ?? []
+            if items.first?.semantic != DirectoryItem.primarySemantic || existing?.container == .sef {
+                items = [DirectoryItem(mime: "image/jpeg", semantic: DirectoryItem.primarySemantic, length: 0, padding: 0)]
+            }
+            items.append(DirectoryItem(mime: "video/mp4", semantic: DirectoryItem.motionPhotoSemantic, length: Int64(mp4.count), padding: 0))
+            let description = MotionPhotoXMP.description(presentationTimestampUs: timestampUs, items: items)
             do { primary = try JPEGXMPEditor.settingMotionPhoto(primary, description: description) } catch {
                 throw .malformed(error.description)
             }
@@ -116,7 +124,7 @@ public enum MotionPhotoConverter {
             try staged.verify { path in
                 try verifyMotionPhoto(at: path, format: format, videoOffset: videoOffset, videoLength: mp4.count,
                                       timestampUs: format == .jpeg || heicXMP ? timestampUs : nil, digests: digests,
-                                      originalStill: still, writtenPrimaryEnd: primaryEnd)
+                                      originalStill: keptStill, writtenPrimaryEnd: primaryEnd)
             }
             try staged.commit()
         } catch {
@@ -149,16 +157,12 @@ public enum MotionPhotoConverter {
         } catch { throw .verification("cannot hash the embedded video's samples: \(error)") }
         try sameTracks(digests, after)
         if format == .jpeg, let writtenPrimaryEnd {
-            guard let written = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }),
-                  let before = imageData(originalStill), let now = imageData(Array(written[..<writtenPrimaryEnd])),
+            // From SOS to the end of what was kept (the primary image, and a gain map after it).
+            guard let written = FileManager.default.contents(atPath: path).map({ [UInt8]($0) }), writtenPrimaryEnd <= written.count,
+                  let before = MediaDigest.jpegImageData(originalStill),
+                  let now = MediaDigest.jpegImageData(Array(written[..<writtenPrimaryEnd])),
                   before == now else { throw .verification("the JPEG image data changed") }
         }
-    }
-
-    /// SHA-256 of a JPEG's primary image data: from SOS to the end of the primary image.
-    static func imageData(_ jpeg: [UInt8]) -> String? {
-        let end = motionPhoto(in: jpeg, format: .jpeg)?.primaryImageEnd.map(Int.init) ?? jpeg.count
-        return MediaDigest.jpegImageData(Array(jpeg[..<min(end, jpeg.count)]))
     }
 
     static func sameTracks(_ before: [TrackDigest], _ after: [TrackDigest]) throws(LivePhotoWriteError) {
@@ -196,9 +200,12 @@ public enum MotionPhotoConverter {
         var still: [UInt8]
         switch format {
         case .jpeg:
-            guard let end = motion.primaryImageEnd, end <= offset else {
+            guard let primaryEnd = motion.primaryImageEnd, primaryEnd <= offset else {
                 throw .malformed("cannot tell where the primary image ends before the video at byte \(offset)")
             }
+            // Up to the video: what lies between (an Ultra HDR gain map) stays, with its directory
+            // item; a Samsung SEF record's header before the video goes with the trailer.
+            let end = motion.container == .sef ? primaryEnd : offset
             do { still = try JPEGXMPEditor.removingMotionPhoto(Array(bytes[..<Int(end)])) } catch { throw .malformed(error.description) }
         default:
             guard motion.container == .mpvd, let end = motion.primaryImageEnd, end + 8 <= offset else {

@@ -54,7 +54,7 @@ public enum JPEGXMPEditor {
 
     /// `jpeg` with every motion-photo tag removed from its XMP (the rest of the XMP kept).
     public static func removingMotionPhoto(_ jpeg: [UInt8]) throws(EditError) -> [UInt8] {
-        try editingXMP(jpeg) { MotionPhotoXMP.removingMotionTags($0) }
+        try editingXMP(jpeg) { MotionPhotoXMP.removingMotionTags($0, keepingOtherItems: true) }
     }
 
     /// `jpeg` with its motion-photo tags replaced by `description` (an `rdf:Description`, see
@@ -146,20 +146,49 @@ public enum MotionPhotoXMP {
     static let camera = "(?:GCamera|Camera)"
     static let properties = "(?:MotionPhoto|MotionPhotoVersion|MotionPhotoPresentationTimestampUs|MicroVideo|MicroVideoVersion|MicroVideoOffset|MicroVideoPresentationTimestampUs)"
     // Attribute form, element form, the directory (any prefix), and a description left empty.
-    static let patterns: [NSRegularExpression] = [
-        #"\s\#(camera):\#(properties)\s*=\s*("[^"]*"|'[^']*')"#,
-        #"<\#(camera):\#(properties)>[^<]*</\#(camera):\#(properties)>"#,
-        #"<(G?Container):Directory\b.*?</\1:Directory>"#,
-        #"<rdf:Description rdf:about=""(?:\s+xmlns:\w+="[^"]*")*\s*/>"#,
-        #"<rdf:Description rdf:about=""(?:\s+xmlns:\w+="[^"]*")*\s*>\s*</rdf:Description>"#,
-    ].map { try! NSRegularExpression(pattern: $0, options: [.dotMatchesLineSeparators]) }
+    static func regex(_ pattern: String) -> NSRegularExpression {
+        try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
+    }
+    /// The camera properties, attribute form and element form.
+    static let cameraPatterns = [
+        regex(#"\s\#(camera):\#(properties)\s*=\s*("[^"]*"|'[^']*')"#),
+        regex(#"<\#(camera):\#(properties)>[^<]*</\#(camera):\#(properties)>"#),
+    ]
+    /// The whole directory (any prefix).
+    static let directoryPattern = regex(#"<(G?Container):Directory\b.*?</\1:Directory>"#)
+    /// One directory item whose semantic is MotionPhoto (attribute form, as writers use).
+    static let motionItemPattern = regex(#"<rdf:li\b[^>]*>\s*<G?Container:Item\b[^>]*\bSemantic\s*=\s*"MotionPhoto"[^>]*/>\s*</rdf:li>"#)
+    /// A directory item other than the primary.
+    static let secondaryItemPattern = regex(#"\bSemantic\s*=\s*"(?!Primary")[^"]*""#)
+    /// A description left empty.
+    static let emptyDescriptionPatterns = [
+        regex(#"<rdf:Description rdf:about=""(?:\s+xmlns:\w+="[^"]*")*\s*/>"#),
+        regex(#"<rdf:Description rdf:about=""(?:\s+xmlns:\w+="[^"]*")*\s*>\s*</rdf:Description>"#),
+    ]
+    static var patterns: [NSRegularExpression] { cameraPatterns + [directoryPattern] + emptyDescriptionPatterns }
 
-    /// `packet` without the motion-photo properties and the directory.
-    public static func removingMotionTags(_ packet: String) -> String {
+    static func replacing(_ pattern: NSRegularExpression, in text: String) -> String {
+        pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+    }
+
+    /// `packet` without the motion-photo properties and the directory's MotionPhoto item; the
+    /// directory itself goes too, unless `keepingOtherItems` and it still lists an item other than
+    /// the primary (an Ultra HDR gain map, which its readers find through the directory).
+    public static func removingMotionTags(_ packet: String, keepingOtherItems: Bool = false) -> String {
         var text = packet
-        for pattern in patterns {
-            text = pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+        for pattern in cameraPatterns { text = replacing(pattern, in: text) }
+        if keepingOtherItems {
+            text = replacing(motionItemPattern, in: text)
+            let keep = directoryPattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).contains { match in
+                guard let r = Range(match.range, in: text) else { return false }
+                let directory = String(text[r])
+                return secondaryItemPattern.firstMatch(in: directory, range: NSRange(directory.startIndex..., in: directory)) != nil
+            }
+            if !keep { text = replacing(directoryPattern, in: text) }
+        } else {
+            text = replacing(directoryPattern, in: text)
         }
+        for pattern in emptyDescriptionPatterns { text = replacing(pattern, in: text) }
         return text
     }
 
@@ -177,7 +206,7 @@ public enum MotionPhotoXMP {
             let text = String(decoding: bytes[start..<end], as: UTF8.self)
             guard text.utf8.count == end - start else { from = end; continue }  // not clean UTF-8: leave it
             var blanked = Array(text.utf8)
-            for pattern in patterns.prefix(3) {
+            for pattern in cameraPatterns + [directoryPattern] {
                 for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                     guard let r = Range(match.range, in: text) else { continue }
                     let lower = text.utf8.distance(from: text.utf8.startIndex, to: r.lowerBound)

@@ -36,7 +36,7 @@ struct LintCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Folders, files or .livp archives to lint.", valueName: "path"))
     var paths: [String] = ["."]
 
-    @Option(name: .long, help: ArgumentHelp("Report format: text, json, jsonl, sarif, junit, github or html.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Report format: text, json, jsonl, sarif, junit, github, html or markdown.", valueName: "format"))
     var format: LintReportFormat = .text
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the report to this file (atomically) instead of standard output.", valueName: "file"))

@@ -17,6 +17,8 @@ public enum LintReportFormat: String, Sendable, CaseIterable {
     case github
     /// One self-contained HTML page for people: summary, chart, a card per pair (``HTMLReporter``).
     case html
+    /// A Markdown summary: counts, a table per rule, the findings (``MarkdownReporter``).
+    case markdown
 }
 
 /// The output formats of `livelint dump`.
@@ -98,6 +100,7 @@ public enum LintReporters {
         case .junit: return JUnitReporter.render(result, failOn: failOn)
         case .github: return GitHubReporter.render(result)
         case .html: return HTMLReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
+        case .markdown: return MarkdownReporter.render(result)
         }
     }
 

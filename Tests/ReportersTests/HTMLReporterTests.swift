@@ -142,3 +142,33 @@ struct HTMLReporterTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 }
+
+/// `--format markdown` (a job summary): hostile strings show as written, nothing becomes a
+/// link, an image or HTML, and the table stays a table.
+struct MarkdownReporterTests {
+    @Test func hostileStringsStayText() {
+        let md = MarkdownReporter.render(HTMLReporterTests.hostile)
+        // Outside code spans (where Markdown shows `<` as written) no markup is left.
+        let prose = md.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 0 }.map(\.element).joined()
+        #expect(!prose.contains("<img") && !prose.contains("<script") && !prose.contains("<u "))
+        #expect(md.contains("`hostile/IMG_\"><img src=x onerror=alert(1)>.JPG`"))
+        #expect(md.contains("&lt;script&gt;alert\\(3\\)&lt;/script&gt;"))
+        // Every findings row has its 4 cells: no pipe from a file name split one.
+        let rows = md.split(separator: "\n").filter { $0.hasPrefix("| error |") }
+        #expect(rows.count == 1)
+        #expect(rows.allSatisfy { $0.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count == 5 })
+        #expect(MarkdownReporter.code("a`b|c\nd") == "aˋb\\|c d")
+    }
+
+    @Test func countsAndALimit() {
+        let md = MarkdownReporter.render(Fixtures.lintResult, findingLimit: 2)
+        #expect(md.contains("**3** errors, **2** warnings, **1** infos in 9 files (5 pairs, 2 lone halves); 3 accepted by the baseline."))
+        #expect(md.contains("| `identifier-mismatch` | error | 1 |"))
+        #expect(md.contains("… and 4 more"))
+        // Most severe first.
+        let first = md.split(separator: "\n").first { $0.hasPrefix("| error |") || $0.hasPrefix("| warning |") || $0.hasPrefix("| info |") }
+        #expect(first?.hasPrefix("| error |") == true)
+        #expect(MarkdownReporter.render(Fixtures.cleanResult).hasPrefix("## livelint: \\.\n\n✅ **0** errors"))
+    }
+}

@@ -98,6 +98,9 @@ struct HTMLReporterTests {
         let media = try #require(cards[0][5] as? [String: Any])
         #expect(media["d"] as? Double == 1.2333 && media["t"] as? Double == 0.48 && media["tv"] as? Int == -1)
         #expect((media["e"] as? [[Any]])?.count == 2)
+        // Both halves carry the card's identifier: written once, not in the media.
+        #expect(media["si"] == nil && media["mi"] == nil)
+        #expect(cards[0][2] as? String == Fixtures.trainID)
         // Summary: counts, lone halves and a bar per rule with findings.
         #expect(html.contains(#"<li class="count lone" data-count="lone"><b>2</b> lone halves</li>"#))
         #expect(html.components(separatedBy: "<g class=\"bar ").count - 1 == 6)

@@ -108,8 +108,18 @@ enum HTMLAssets {
       var cards = data.cards.map(function (c, index) {
         var worst = -1;
         c[4].forEach(function (f) { worst = Math.max(worst, SEV[data.findings[f][1]]); });
+        // A half's identifier is the card's unless the data names it ('si'/'mi'; null: none).
+        var media = c[5];
+        if (media) {
+          if (!('si' in media)) media.si = c[0] ? c[2] : undefined;
+          if (!('mi' in media)) media.mi = c[1] ? c[2] : undefined;
+          if (media.si === null || media.si === undefined) delete media.si;
+          if (media.mi === null || media.mi === undefined) delete media.mi;
+          if (!c[0]) delete media.si;
+          if (!c[1]) delete media.mi;
+        }
         var text = [c[0], c[1], c[2] || ''];
-        if (c[5]) { text.push(c[5].si || '', c[5].mi || ''); }
+        if (media) { text.push(media.si || '', media.mi || ''); }
         c[4].forEach(function (f) { text.push(data.findings[f][0], data.findings[f][2]); });
         return { index: index, still: c[0], movie: c[1], id: c[2], by: c[3], findings: c[4], media: c[5], thumb: c[6] || null,
                  folder: folderOf(c[0] || c[1]), worst: worst, text: text.join('\n').toLowerCase() };

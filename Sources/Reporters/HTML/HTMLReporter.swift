@@ -189,7 +189,7 @@ public enum HTMLReporter {
             if i > 0 { out += "," }
             var card: [JSON] = [.string(p.still ?? ""), .string(p.movie ?? ""), .string(p.contentIdentifier),
                                 .string(p.pairedBy.rawValue), .array((findingsOfCard[i] ?? []).map { .integer($0) }),
-                                p.media.map(media) ?? .null]
+                                p.media.map { media($0, of: p) } ?? .null]
             if let still = p.still, let t = options.html.thumbnails[still] {
                 card.append(.array([.string("data:\(t.mimeType);base64," + Data(t.bytes).base64EncodedString()),
                                     .integer(t.width), .integer(t.height)]))
@@ -201,11 +201,13 @@ public enum HTMLReporter {
         sink(out)
     }
 
-    /// A pair's media facts, with short keys (the data block is most of a large report).
-    static func media(_ m: PairMedia) -> JSON {
+    /// A pair's media facts, with short keys (the data block is most of a large report). A
+    /// half's identifier is written only when it differs from the card's (`null` when that half
+    /// carries none): most pairs carry one identifier, written once.
+    static func media(_ m: PairMedia, of pair: PairRecord) -> JSON {
         var o: [String: JSON] = [:]
-        if let v = m.stillIdentifier { o["si"] = .string(v) }
-        if let v = m.movieIdentifier { o["mi"] = .string(v) }
+        if pair.still != nil, m.stillIdentifier != pair.contentIdentifier { o["si"] = .string(m.stillIdentifier) }
+        if pair.movie != nil, m.movieIdentifier != pair.contentIdentifier { o["mi"] = .string(m.movieIdentifier) }
         if let w = m.stillWidth, let h = m.stillHeight { o["wh"] = .array([.integer(w), .integer(h)]) }
         if let d = m.movieDuration { o["d"] = .number(d) }
         if !m.edits.isEmpty {

@@ -26,16 +26,19 @@ if ldd "$bin" | grep -q 'libswift'; then
   say "the binary still links a Swift runtime library:"; ldd "$bin" | grep libswift >&2; exit 1
 fi
 
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+root="$stage/livelint_${version}_${arch}"
+# The binary is staged before the man page is made: the plugin builds every product again in
+# release without --static-swift-stdlib, relinking the one in $scratch.
+install -D -m 0755 "$bin" "$root/usr/bin/livelint"
+strip --strip-unneeded "$root/usr/bin/livelint"
+bin="$root/usr/bin/livelint"
+
 say "man page (argument-parser generate-manual)"
 swift package --scratch-path "$scratch" generate-manual --configuration release >&2
 manual="$(find "$scratch/plugins" -path '*GenerateManual*' -name 'livelint.1' -print -quit)"
 [ -n "$manual" ] || { say "generate-manual made no livelint.1"; exit 1; }
-
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
-root="$stage/livelint_${version}_${arch}"
-install -D -m 0755 "$bin" "$root/usr/bin/livelint"
-strip --strip-unneeded "$root/usr/bin/livelint"
 install -D -m 0644 "$manual" "$root/usr/share/man/man1/livelint.1"
 gzip -9n "$root/usr/share/man/man1/livelint.1"
 install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/vendor-completions" \

@@ -78,14 +78,15 @@ struct LintCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Colour in text output: auto (on a terminal), always or never.")
     var color: ColorChoice = .auto
 
-    @Option(name: .long, help: ArgumentHelp("HTML: which cards show the still's embedded preview: findings (cards with findings), all or none.", valueName: "which"))
-    var thumbnails: ThumbnailSelection = .findings
+    @Option(name: .long, help: ArgumentHelp("HTML: which cards show the still's embedded preview: findings (cards with findings; the default), all or none.", valueName: "which"))
+    var thumbnails: ThumbnailSelection?
 
     func validate() throws {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
         if config != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
         if paths.isEmpty { throw ValidationError("Name at least one folder or file to lint.") }
         if let identifiers, identifiers == output { throw ValidationError("--identifiers and --output must name different files.") }
+        if thumbnails != nil && format != .html { throw ValidationError("--thumbnails is for --format html.") }
     }
 
     func run() async throws {
@@ -112,7 +113,7 @@ struct LintCommand: AsyncParsableCommand {
 
             let colored = output == nil && format == .text && Terminal.useColor(color, fd: STDOUT_FILENO)
             var reportOptions = LintReportOptions(verbose: verbose, color: colored)
-            if format == .html { reportOptions.html.thumbnails = scan.thumbnails(for: result, selection: thumbnails) }
+            if format == .html { reportOptions.html.thumbnails = scan.thumbnails(for: result, selection: thumbnails ?? .findings) }
             let report = LintReport(format: format, failOn: scan.failOn(failOn),
                                     options: reportOptions, rules: scan.ruleSummaries)
             if let output {

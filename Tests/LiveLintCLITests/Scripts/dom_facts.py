@@ -37,7 +37,8 @@ class Facts(HTMLParser):
         if a.get("id") == "status":
             self.status = {"matching": a.get("data-matching"), "shown": a.get("data-shown")}
         if tag == "body":
-            self.body = {"csp_violations": a.get("data-csp-violations"), "rendered": a.get("data-rendered")}
+            self.body = {"csp_violations": a.get("data-csp-violations"), "rendered": a.get("data-rendered"),
+                         "first_render_ms": a.get("data-first-render-ms")}
         if tag not in ("meta", "link", "br", "input", "img", "hr", "source", "col", "wbr", "area", "base", "embed"):
             self.stack.append((tag, card))
 

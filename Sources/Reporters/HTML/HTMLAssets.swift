@@ -66,10 +66,10 @@ enum HTMLAssets {
     svg.timeline .still{stroke:var(--ok);stroke-width:3}svg.timeline .still.outside{stroke:var(--error)}
     ul.findings{list-style:none;padding:0;margin:0}
     .finding{padding:4px 0;border-top:1px dashed var(--line)}
-    .finding .sev{display:inline-block;min-width:58px;font-weight:bold;text-transform:uppercase;font-size:11px}
+    .finding .sev{display:inline-block;min-width:74px;font-weight:bold;text-transform:uppercase;font-size:11px}
     .finding.sev-error .sev{color:var(--error)}.finding.sev-warning .sev{color:var(--warning)}.finding.sev-info .sev{color:var(--info)}
     .finding .rule{font-family:ui-monospace,monospace;margin-right:6px}
-    .finding .msg{overflow-wrap:anywhere}.finding .fix{color:#333;margin:2px 0 0 64px;overflow-wrap:anywhere}.finding .fix::before{content:"Fix: ";font-weight:bold}
+    .finding .msg{overflow-wrap:anywhere}.finding .fix{color:#333;margin:2px 0 0 78px;overflow-wrap:anywhere}.finding .fix::before{content:"Fix: ";font-weight:bold}
     #legend dt{font-family:ui-monospace,monospace;margin-top:8px}#legend dd{margin-left:16px}
     .clean{color:var(--ok)}.noscript{color:var(--error)}
     """#

@@ -622,6 +622,73 @@ llx_status llx_tiff_set_makernote(const unsigned char *tiff, size_t tiff_length,
     });
 }
 
+llx_status llx_read_preview(const char *path, size_t max_bytes, int min_width,
+                            unsigned char **out, size_t *out_length, char **mime_type,
+                            int *width, int *height, char **error) {
+    return guarded(error, [&]() -> llx_status {
+        if (path == nullptr || out == nullptr || out_length == nullptr || mime_type == nullptr ||
+            width == nullptr || height == nullptr) {
+            setError(error, "no path or output pointer");
+            return LLX_ERR_INTERNAL;
+        }
+        *out = nullptr;
+        *out_length = 0;
+        *mime_type = nullptr;
+        *width = 0;
+        *height = 0;
+        Exiv2::BasicIo::AutoPtr io(new PreadIo(path));
+        if (io->size() == 0) {
+            setError(error, "empty file: no image data");
+            return LLX_ERR_NOT_IMAGE;
+        }
+        Exiv2::Image::AutoPtr image = Exiv2::ImageFactory::open(io);
+        if (image.get() == nullptr) {
+            setError(error, "not an image format exiv2 recognises");
+            return LLX_ERR_NOT_IMAGE;
+        }
+        image->readMetadata();
+        Exiv2::PreviewManager manager(*image);
+        Exiv2::PreviewPropertiesList list = manager.getPreviewProperties();
+        // exiv2 lists them smallest first (by pixel count): the first wide enough is the smallest
+        // that will do; without one, the widest.
+        const Exiv2::PreviewProperties *chosen = nullptr;
+        const Exiv2::PreviewProperties *widest = nullptr;
+        for (const Exiv2::PreviewProperties &p : list) {
+            if (p.size_ == 0 || p.size_ > max_bytes) continue;
+            if (widest == nullptr || p.width_ > widest->width_) widest = &p;
+            if (chosen == nullptr && p.width_ <= static_cast<uint32_t>(INT_MAX) &&
+                static_cast<int>(p.width_) >= min_width) chosen = &p;
+        }
+        const Exiv2::PreviewProperties *best = chosen != nullptr ? chosen : widest;
+        if (best == nullptr) {
+            setError(error, "no embedded preview within the size limit");
+            return LLX_ERR_UNSUPPORTED;
+        }
+        Exiv2::PreviewImage preview = manager.getPreviewImage(*best);
+        const size_t length = preview.size();
+        if (length == 0 || length > max_bytes) {
+            setError(error, "the embedded preview is empty or larger than announced");
+            return LLX_ERR_MALFORMED;
+        }
+        unsigned char *bytes = static_cast<unsigned char *>(std::malloc(length));
+        if (bytes == nullptr) throw std::bad_alloc();
+        std::memcpy(bytes, preview.pData(), length);
+        char *mime = nullptr;
+        try {
+            mime = copyString(preview.mimeType());
+        } catch (...) {
+            std::free(bytes);
+            throw;
+        }
+        *out = bytes;
+        *out_length = length;
+        *mime_type = mime;
+        *width = static_cast<int>(std::min<uint32_t>(preview.width(), INT_MAX));
+        *height = static_cast<int>(std::min<uint32_t>(preview.height(), INT_MAX));
+        return LLX_OK;
+    });
+}
+
 void llx_image_info_free(llx_image_info *info) {
     if (info == nullptr) return;
     for (size_t i = 0; i < info->property_count; ++i) freeProperty(info->properties[i]);

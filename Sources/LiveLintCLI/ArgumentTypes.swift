@@ -1,5 +1,6 @@
 import ArgumentParser
 import LiveLintEngine
+import LiveLintKit
 import Reporters
 
 // The option values of the commands are the library's own types; the CLI only teaches
@@ -15,6 +16,8 @@ extension Severity: ExpressibleByArgument {
 }
 
 extension ColorChoice: ExpressibleByArgument {}
+
+extension ThumbnailSelection: ExpressibleByArgument {}
 
 extension Shard: ExpressibleByArgument {
     /// `K/N`.

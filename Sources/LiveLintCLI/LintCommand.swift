@@ -22,6 +22,7 @@ struct LintCommand: AsyncParsableCommand {
               livelint lint --format json --output report.json Photos/
               livelint lint --format sarif --output livelint.sarif .     (GitHub code scanning)
               livelint lint --fail-on warning --format github .          (annotations in a workflow)
+              livelint lint --format html --output report.html Photos/   (a page to look through)
               livelint lint --write-baseline baseline.json Photos/       (accept today's findings)
               livelint lint --baseline baseline.json Photos/             (report only new ones)
               livelint lint --shard 3/8 --format jsonl --identifiers ids-3.jsonl Photos/ > shard-3.jsonl
@@ -35,7 +36,7 @@ struct LintCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Folders, files or .livp archives to lint.", valueName: "path"))
     var paths: [String] = ["."]
 
-    @Option(name: .long, help: ArgumentHelp("Report format: text, json, jsonl, sarif, junit or github.", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("Report format: text, json, jsonl, sarif, junit, github, html or markdown.", valueName: "format"))
     var format: LintReportFormat = .text
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the report to this file (atomically) instead of standard output.", valueName: "file"))
@@ -77,19 +78,25 @@ struct LintCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Colour in text output: auto (on a terminal), always or never.")
     var color: ColorChoice = .auto
 
+    @Option(name: .long, help: ArgumentHelp("HTML: which cards show the still's embedded preview: findings (cards with findings; the default), all or none.", valueName: "which"))
+    var thumbnails: ThumbnailSelection?
+
     func validate() throws {
         if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs takes a number from 1 to 256.") }
         if config != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
         if paths.isEmpty { throw ValidationError("Name at least one folder or file to lint.") }
         if let identifiers, identifiers == output { throw ValidationError("--identifiers and --output must name different files.") }
+        if thumbnails != nil && format != .html { throw ValidationError("--thumbnails is for --format html.") }
     }
 
     func run() async throws {
         try await reportingUserErrors {
             let configurationSource: ConfigurationSource = noConfig ? .defaults : config.map { .file($0) } ?? .discover
-            let scan = try LibraryScan(LintOptions(
+            var lintOptions = LintOptions(
                 paths: paths, configuration: configurationSource, baseline: baseline, includeHidden: includeHidden,
-                jobs: jobs ?? LintOptions.defaultJobs, shard: shard, identifierList: identifiers))
+                jobs: jobs ?? LintOptions.defaultJobs, shard: shard, identifierList: identifiers)
+            lintOptions.pairMedia = format == .html
+            let scan = try LibraryScan(lintOptions)
             // The totals close the progress line unless the report goes to a file (then one line says where).
             let progress = !quiet && Terminal.stderrIsTTY ? ProgressLine(showTotals: output == nil) : nil
             let result = try await scan.run(progress: progress.map { line in { line.handle($0) } })
@@ -105,8 +112,10 @@ struct LintCommand: AsyncParsableCommand {
             }
 
             let colored = output == nil && format == .text && Terminal.useColor(color, fd: STDOUT_FILENO)
+            var reportOptions = LintReportOptions(verbose: verbose, color: colored)
+            if format == .html { reportOptions.html.thumbnails = scan.thumbnails(for: result, selection: thumbnails ?? .findings) }
             let report = LintReport(format: format, failOn: scan.failOn(failOn),
-                                    options: LintReportOptions(verbose: verbose, color: colored), rules: scan.ruleSummaries)
+                                    options: reportOptions, rules: scan.ruleSummaries)
             if let output {
                 try report.write(result, toFile: output)
                 if !quiet, Terminal.stderrIsTTY {

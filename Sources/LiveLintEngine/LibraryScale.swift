@@ -10,9 +10,10 @@ extension MediaFile {
     /// Kept: path, kind, format, size, error, warnings; for a still its geometry, the properties
     /// named in `metadataKeys`, the makernote's content identifier (tag 0x0011, in a makernote with
     /// no other tag), the makernote issue, and its motion photo when `metadataKeys` holds
-    /// ``MetadataKey/motionPhoto`` (the embedded movie cut to its duration and video stream); for a movie the major brand, duration, the
-    /// content-identifier key and the keys named in `metadataKeys`, the still-image-time and the
-    /// video stream. `metadataKeys` is what the enabled rules declare
+    /// ``MetadataKey/motionPhoto`` (the embedded movie cut to its duration and video stream); for a
+    /// movie the major brand, duration, the content-identifier key and the keys named in
+    /// `metadataKeys`, the still-image-time, the video stream and the video track's edit list when
+    /// it is not trivial. `metadataKeys` is what the enabled rules declare
     /// (``RuleDescription/readsMetadata``, ``LintEngine/metadataKeys``). Compatible brands,
     /// movie tracks, top-level box lists, audio streams, libmediainfo properties and every other
     /// tag are dropped. `.livp` members are slimmed the same way.
@@ -36,10 +37,21 @@ extension MediaFile {
             slim.movie = MovieInfo(
                 majorBrand: movie.majorBrand, timescale: movie.timescale, durationTicks: movie.durationTicks,
                 keys: movie.keys.compactMap { Self.interned($0, in: metadataKeys) },
+                tracks: Self.editedVideoTrack(of: movie),
                 stillImageTime: movie.stillImageTime, video: movie.video)
         }
         slim.members = members?.map { $0.slimmedForLint(keeping: metadataKeys) }
         return slim
+    }
+
+    /// The video track cut down to its edit list, when that list does more than show the whole
+    /// track from its start (the HTML report draws it, ``PairMedia``); none otherwise, which is
+    /// nearly always, so a clean library keeps nothing more per movie.
+    private static func editedVideoTrack(of movie: MovieInfo) -> [TrackInfo] {
+        guard let video = movie.tracks.first(where: { $0.handler == "vide" }),
+              !PairMedia.isTrivialEditList(video, movieDurationTicks: movie.durationTicks) else { return [] }
+        return [TrackInfo(id: video.id, handler: video.handler, mediaTimescale: video.mediaTimescale,
+                          mediaDurationTicks: video.mediaDurationTicks, matrix: [], editList: video.editList)]
     }
 
     /// `property` when a rule reads it, its key replaced by the one string `keys` holds (equal, so

@@ -61,12 +61,17 @@ public struct PairRecord: Sendable, Hashable {
     public var movie: String?
     public var contentIdentifier: String?
     public var pairedBy: PairingMethod
+    /// What the halves carry, for reports that draw the pair (HTML); filled only when a scan is
+    /// asked for it (``LivePair/media``), nil otherwise. Not written into JSON reports.
+    public var media: PairMedia?
 
-    public init(still: String?, movie: String?, contentIdentifier: String?, pairedBy: PairingMethod) {
+    public init(still: String?, movie: String?, contentIdentifier: String?, pairedBy: PairingMethod,
+                media: PairMedia? = nil) {
         self.still = still
         self.movie = movie
         self.contentIdentifier = contentIdentifier
         self.pairedBy = pairedBy
+        self.media = media
     }
 }
 

@@ -31,6 +31,9 @@ public struct LintOptions: Sendable {
     public var identifierList: String?
     /// The rules the engine may run (configuration turns them on and off).
     public var rules: [any Rule.Type]
+    /// Fill each pair record's ``PairRecord/media`` (identifiers, the movie's timeline), for
+    /// reports that draw pairs (HTML). Off by default: other reports do not need it.
+    public var pairMedia: Bool = false
 
     public init(paths: [String], configuration: ConfigurationSource = .discover, baseline: String? = nil,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs, shard: Shard? = nil,
@@ -146,9 +149,17 @@ public struct LibraryScan: Sendable {
                 throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
             }
         }
-        let result = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pair in
+        // With pairMedia, each pair's summary is taken as pairing forms it (from the slim files
+        // already held) and put on its record afterwards.
+        var media: [PairMediaKey: PairMedia] = [:]
+        let wantsMedia = options.pairMedia
+        var result = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pair in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
+            if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }
         })
+        if wantsMedia {
+            for i in result.pairs.indices { result.pairs[i].media = media[PairMediaKey(result.pairs[i])] }
+        }
         progress?(.finished(result.summary))
         return result
     }
@@ -177,5 +188,15 @@ public struct LibraryScan: Sendable {
                                 findings: progress == nil ? 0 : engine.countAfterBaseline(findings)))
         }
         return (files, fileFindings)
+    }
+}
+
+/// A pair's halves, to find its ``PairMedia`` again after the engine ran.
+private struct PairMediaKey: Hashable {
+    var still: String?
+    var movie: String?
+    init(_ record: PairRecord) {
+        still = record.still
+        movie = record.movie
     }
 }

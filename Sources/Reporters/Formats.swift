@@ -15,6 +15,10 @@ public enum LintReportFormat: String, Sendable, CaseIterable {
     case junit
     /// GitHub Actions workflow commands (`::error file=…,title=…::…`).
     case github
+    /// One self-contained HTML page for people: summary, chart, a card per pair (``HTMLReporter``).
+    case html
+    /// A Markdown summary: counts, a table per rule, the findings (``MarkdownReporter``).
+    case markdown
 }
 
 /// The output formats of `livelint dump`.
@@ -37,13 +41,16 @@ public struct LintReportOptions: Sendable {
     /// absolute link in SARIF `helpUri` (e.g. `https://host/repo/blob/main/`). When nil the
     /// documentation reference is written as given.
     public var documentationBaseURI: String?
+    /// HTML: thumbnails, consumer outcomes, the page's nonce and page size.
+    public var html: HTMLReportInput
 
     public init(verbose: Bool = false, color: Bool = false, informationURI: String? = nil,
-                documentationBaseURI: String? = nil) {
+                documentationBaseURI: String? = nil, html: HTMLReportInput = HTMLReportInput()) {
         self.verbose = verbose
         self.color = color
         self.informationURI = informationURI
         self.documentationBaseURI = documentationBaseURI
+        self.html = html
     }
 
     /// The documentation reference as a link: absolute references are kept, relative ones get
@@ -92,6 +99,8 @@ public enum LintReporters {
         case .sarif: return SARIFReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
         case .junit: return JUnitReporter.render(result, failOn: failOn)
         case .github: return GitHubReporter.render(result)
+        case .html: return HTMLReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
+        case .markdown: return MarkdownReporter.render(result)
         }
     }
 
@@ -103,6 +112,7 @@ public enum LintReporters {
                              options: LintReportOptions = LintReportOptions(), to sink: (String) -> Void) {
         switch format {
         case .json: LintJSONReporter.write(result, toolVersion: toolVersion, to: sink)
+        case .html: HTMLReporter.write(result, rules: rules, toolVersion: toolVersion, options: options, to: sink)
         default:
             sink(render(result, format: format, rules: rules, toolVersion: toolVersion, failOn: failOn, options: options))
         }

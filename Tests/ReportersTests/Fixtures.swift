@@ -202,7 +202,11 @@ enum Fixtures {
             ScannedFile(path: "前，竖.JPG", kind: .still, format: .jpeg),
         ],
         pairs: [
-            PairRecord(still: "IMG_0001.JPG", movie: "IMG_0001.MOV", contentIdentifier: trainID, pairedBy: .contentIdentifier),
+            PairRecord(still: "IMG_0001.JPG", movie: "IMG_0001.MOV", contentIdentifier: trainID, pairedBy: .contentIdentifier,
+                       media: PairMedia(stillIdentifier: trainID, movieIdentifier: trainID, stillWidth: 4032, stillHeight: 3024,
+                                        movieDuration: 1.2333, edits: [.init(start: 0, duration: 0.1, mediaTime: nil, rate: 1),
+                                                                       .init(start: 0.1, duration: 1.1333, mediaTime: 0, rate: 1)],
+                                        stillImageTime: 0.48, stillImageTimeValue: -1, videoCodec: "avc1")),
             PairRecord(still: "IMG_0084.JPG", movie: "IMG_0084_HEVC.MOV", contentIdentifier: nil, pairedBy: .name),
             PairRecord(still: "cloud/IMG_0003.livp!IMG_0003.JPG.heic", movie: "cloud/IMG_0003.livp!IMG_0003.JPG.mov",
                        contentIdentifier: livpID, pairedBy: .archive),
@@ -244,5 +248,6 @@ enum Fixtures {
 
     static let toolVersion = "0.1.0"
     static let options = LintReportOptions(informationURI: "https://example.invalid/livelint",
-                                           documentationBaseURI: "https://example.invalid/livelint/blob/main/")
+                                           documentationBaseURI: "https://example.invalid/livelint/blob/main/",
+                                           html: HTMLReportInput(nonce: "golden-nonce"))
 }

@@ -110,6 +110,19 @@ llx_status llx_tiff_set_makernote(const unsigned char *tiff, size_t tiff_length,
                                   const char *make_if_absent,
                                   unsigned char **out, size_t *out_length, char **error);
 
+/*
+ * The embedded preview of the image at `path` that best suits a thumbnail, through exiv2's
+ * PreviewManager (Exif IFD1 thumbnail, makernote and XMP previews): among the previews whose
+ * data is at most `max_bytes`, the smallest one at least `min_width` pixels wide, else the
+ * widest. No pixel is decoded: the preview's bytes are copied as stored (normally a JPEG).
+ * On LLX_OK, *out / *out_length hold the bytes (free with llx_free), *mime_type its MIME type
+ * (free with llx_free), *width / *height its size as exiv2 reports it. An image without a
+ * usable preview gives LLX_ERR_UNSUPPORTED. Opened read-only through the shim's pread(2) BasicIo.
+ */
+llx_status llx_read_preview(const char *path, size_t max_bytes, int min_width,
+                            unsigned char **out, size_t *out_length, char **mime_type,
+                            int *width, int *height, char **error);
+
 /* Free a read result (NULL is fine). */
 void llx_image_info_free(llx_image_info *info);
 

@@ -23,6 +23,7 @@ struct LintCommand: AsyncParsableCommand {
               livelint lint --format sarif --output livelint.sarif .     (GitHub code scanning)
               livelint lint --fail-on warning --format github .          (annotations in a workflow)
               livelint lint --format html --output report.html Photos/   (a page to look through)
+              livelint lint --consumers immich,iphone Photos/            (what each app will show, and why)
               livelint lint --write-baseline baseline.json Photos/       (accept today's findings)
               livelint lint --baseline baseline.json Photos/             (report only new ones)
               livelint lint --shard 3/8 --format jsonl --identifiers ids-3.jsonl Photos/ > shard-3.jsonl
@@ -78,6 +79,9 @@ struct LintCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Colour in text output: auto (on a terminal), always or never.")
     var color: ColorChoice = .auto
 
+    @Option(name: .long, help: ArgumentHelp("Say what these photo apps will do with each pair (live, split, ambiguous or unsupported), why, and the fix: a comma-separated list of \(Consumers.ids.joined(separator: ", ")), or all (default: the configuration's consumers, else none).", valueName: "apps"))
+    var consumers: String?
+
     @Option(name: .long, help: ArgumentHelp("HTML: which cards show the still's embedded preview: findings (cards with findings; the default), all or none.", valueName: "which"))
     var thumbnails: ThumbnailSelection?
 
@@ -87,6 +91,11 @@ struct LintCommand: AsyncParsableCommand {
         if paths.isEmpty { throw ValidationError("Name at least one folder or file to lint.") }
         if let identifiers, identifiers == output { throw ValidationError("--identifiers and --output must name different files.") }
         if thumbnails != nil && format != .html { throw ValidationError("--thumbnails is for --format html.") }
+        if let consumers {
+            do { _ = try Consumers.named(consumers.split(separator: ",").map(String.init)) } catch {
+                throw ValidationError("--consumers: unknown consumer in '\(consumers)' (known: all, \(Consumers.ids.joined(separator: ", "))).")
+            }
+        }
     }
 
     func run() async throws {
@@ -96,6 +105,7 @@ struct LintCommand: AsyncParsableCommand {
                 paths: paths, configuration: configurationSource, baseline: baseline, includeHidden: includeHidden,
                 jobs: jobs ?? LintOptions.defaultJobs, shard: shard, identifierList: identifiers)
             lintOptions.pairMedia = format == .html
+            lintOptions.consumers = consumers.map { $0.split(separator: ",").map(String.init) }
             let scan = try LibraryScan(lintOptions)
             // The totals close the progress line unless the report goes to a file (then one line says where).
             let progress = !quiet && Terminal.stderrIsTTY ? ProgressLine(showTotals: output == nil) : nil

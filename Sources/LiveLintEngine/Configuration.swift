@@ -7,6 +7,7 @@ import Yams
 /// ```yaml
 /// version: 1                 # required; the only version so far
 /// fail-on: error             # optional: default for --fail-on (error | warning | info)
+/// consumers: [immich, iphone]  # optional: per-consumer verdicts, as `lint --consumers` (or `all`)
 /// rules:
 ///   orphan-still: off                        # off | on | false | true
 ///   identifier-case-mismatch: error          # a severity turns the rule on at that severity
@@ -28,13 +29,16 @@ public struct Configuration: Sendable, Hashable {
     public var rules: [String: RuleSetting]
     /// The file this came from, nil for a configuration built in code.
     public var source: String?
+    /// The photo apps whose verdicts each pair gets (``Consumers``; ids), none by default.
+    public var consumers: [String]
 
     public init(version: Int = Configuration.currentVersion, failOn: Severity? = nil,
-                rules: [String: RuleSetting] = [:], source: String? = nil) {
+                rules: [String: RuleSetting] = [:], source: String? = nil, consumers: [String] = []) {
         self.version = version
         self.failOn = failOn
         self.rules = rules
         self.source = source
+        self.consumers = consumers
     }
 
     /// No file: every rule at its defaults.
@@ -107,13 +111,24 @@ public struct Configuration: Sendable, Hashable {
                 let text = try scalar(value, key: key, source: source)
                 guard let s = Severity(rawValue: text) else { throw fail(key, value, .badSeverity(text)) }
                 config.failOn = s
+            case "consumers":
+                // A list (`[immich, iphone]`) or one comma-separated value (`immich, iphone` / `all`).
+                var names: [String] = []
+                if let items = value.sequence {
+                    for item in items { names.append(try scalar(item, key: key, source: source)) }
+                } else {
+                    names = try scalar(value, key: key, source: source).split(separator: ",").map(String.init)
+                }
+                do { config.consumers = try Consumers.named(names).map(\.id) } catch {
+                    throw fail(key, value, error.problem)
+                }
             case "rules":
                 // `rules:` with nothing under it: no settings.
                 if case .scalar(let s) = value, ["", "~", "null"].contains(s.string) { continue }
                 guard let mapping = value.mapping else { throw fail(key, value, .notAMapping) }
                 config.rules = try parseRules(mapping, source: source, known: known)
             default:
-                throw fail(key, keyNode, .unknownKey(expected: ["version", "fail-on", "rules"]))
+                throw fail(key, keyNode, .unknownKey(expected: ["version", "fail-on", "consumers", "rules"]))
             }
         }
         guard sawVersion else { throw fail("version", root, .missingVersion) }

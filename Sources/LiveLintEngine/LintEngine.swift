@@ -61,6 +61,8 @@ public struct LintEngine: Sendable {
     public let metadataKeys: Set<String>
     public let configuration: Configuration
     public let baseline: Baseline?
+    /// The consumers whose verdicts each pair gets (``Configuration/consumers``).
+    public let consumers: [any Consumer]
 
     /// Builds the engine: each rule is on or off per its default, unless the configuration mentions
     /// it (mentioning a rule turns it on, unless it says `off` / `enabled: false`), at its default
@@ -87,6 +89,7 @@ public struct LintEngine: Sendable {
         self.active = active
         self.fileRules = active.compactMap { a in (a.rule as? any FileRule).map { (a, $0) } }
         self.metadataKeys = keys
+        self.consumers = try Consumers.named(configuration.consumers)
         self.configuration = configuration
         self.baseline = baseline
     }
@@ -147,14 +150,23 @@ public struct LintEngine: Sendable {
             findings = kept
             baselined = dropped
         }
-        let summary = LintSummary(
+        var summary = LintSummary(
             files: scanned.count,
             pairs: pairs.filter(\.isComplete).count,
             errors: findings.filter { $0.severity == .error }.count,
             warnings: findings.filter { $0.severity == .warning }.count,
             infos: findings.filter { $0.severity == .info }.count,
             baselined: baselined)
-        return LintResult(root: root, files: scanned, pairs: pairs.map(\.record), findings: findings, summary: summary)
+        var records = pairs.map(\.record)
+        if !consumers.isEmpty {
+            let verdicts = Self.consumerVerdicts(pairs, consumers: consumers)
+            for consumer in consumers { summary.consumers[consumer.id] = [:] }
+            for (i, byConsumer) in verdicts.enumerated() {
+                records[i].consumers = byConsumer
+                for (id, verdict) in byConsumer { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
+            }
+        }
+        return LintResult(root: root, files: scanned, pairs: records, findings: findings, summary: summary)
     }
 
     /// The findings the enabled file rules make on `file` and its `.livp` members (the files

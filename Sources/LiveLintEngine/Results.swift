@@ -64,14 +64,18 @@ public struct PairRecord: Sendable, Hashable {
     /// What the halves carry, for reports that draw the pair (HTML); filled only when a scan is
     /// asked for it (``LivePair/media``), nil otherwise. Not written into JSON reports.
     public var media: PairMedia?
+    /// Each requested consumer's verdict (``Consumer``), by consumer id; empty unless the run
+    /// asked for consumers (`lint --consumers`), and then written at `pairs[].consumers`.
+    public var consumers: [String: ConsumerVerdict]
 
     public init(still: String?, movie: String?, contentIdentifier: String?, pairedBy: PairingMethod,
-                media: PairMedia? = nil) {
+                media: PairMedia? = nil, consumers: [String: ConsumerVerdict] = [:]) {
         self.still = still
         self.movie = movie
         self.contentIdentifier = contentIdentifier
         self.pairedBy = pairedBy
         self.media = media
+        self.consumers = consumers
     }
 }
 
@@ -99,6 +103,9 @@ public struct LintSummary: Sendable, Hashable {
     public var infos: Int
     /// Findings the baseline accepted (not in `findings`).
     public var baselined: Int
+    /// Per requested consumer id, how many pairs and lone halves get each outcome; empty unless
+    /// the run asked for consumers.
+    public var consumers: [String: [ConsumerOutcome: Int]] = [:]
     public init(files: Int, pairs: Int, errors: Int, warnings: Int, infos: Int, baselined: Int = 0) {
         self.files = files
         self.pairs = pairs

@@ -34,6 +34,9 @@ public struct LintOptions: Sendable {
     /// Fill each pair record's ``PairRecord/media`` (identifiers, the movie's timeline), for
     /// reports that draw pairs (HTML). Off by default: other reports do not need it.
     public var pairMedia: Bool = false
+    /// The photo apps whose verdicts each pair gets (``Consumers``; `all` for every one),
+    /// overriding the configuration's `consumers`; nil keeps the configuration's.
+    public var consumers: [String]?
 
     public init(paths: [String], configuration: ConfigurationSource = .discover, baseline: String? = nil,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs, shard: Shard? = nil,
@@ -94,7 +97,12 @@ public struct LibraryScan: Sendable {
             throw PipelineError("no such file or folder: \(path)")
         }
         let root = LibraryWalker.root(for: options.paths)
-        let configuration = try Self.loadConfiguration(options.configuration, root: root, rules: options.rules)
+        var configuration = try Self.loadConfiguration(options.configuration, root: root, rules: options.rules)
+        if let names = options.consumers {
+            do { configuration.consumers = try Consumers.named(names).map(\.id) } catch {
+                throw PipelineError("--consumers: \(error.description)")
+            }
+        }
         let baseline: Baseline?
         do { baseline = try options.baseline.map { path throws(BaselineError) in try Baseline.load(from: path) } } catch {
             throw PipelineError("bad baseline \(error)")

@@ -74,19 +74,32 @@ public enum LintJSONReporter {
     }
 
     static func pair(_ p: PairRecord) -> JSON {
-        .object([
+        var members: [String: JSON] = [
             "still": .string(p.still),
             "movie": .string(p.movie),
             "contentIdentifier": .string(p.contentIdentifier),
             "pairedBy": .string(p.pairedBy.rawValue),
-        ])
+        ]
+        // Only when the run asked for consumers (`--consumers`): reports stay as they were otherwise.
+        if !p.consumers.isEmpty {
+            members["consumers"] = .object(p.consumers.mapValues { v in
+                .object(["outcome": .string(v.outcome.rawValue), "reason": .string(v.reason), "fix": .string(v.fix)])
+            })
+        }
+        return .object(members)
     }
 
     static func summary(_ s: LintSummary) -> JSON {
-        .object([
+        var members: [String: JSON] = [
             "files": .integer(s.files), "pairs": .integer(s.pairs), "errors": .integer(s.errors),
             "warnings": .integer(s.warnings), "infos": .integer(s.infos), "baselined": .integer(s.baselined),
-        ])
+        ]
+        if !s.consumers.isEmpty {
+            members["consumers"] = .object(s.consumers.mapValues { counts in
+                .object(Dictionary(uniqueKeysWithValues: ConsumerOutcome.allCases.map { ($0.rawValue, JSON.integer(counts[$0] ?? 0)) }))
+            })
+        }
+        return .object(members)
     }
 
     static func file(_ f: ScannedFile) -> JSON {

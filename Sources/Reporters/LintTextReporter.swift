@@ -9,8 +9,9 @@ public enum LintTextReporter {
         let groups = LintGroups(result)
         var blocks: [[String]] = []
 
-        for group in groups.pairs where !group.findings.isEmpty {
-            blocks.append(pairHeader(group.pair, style: style) + findingLines(group.findings, showFiles: false, style: style))
+        for group in groups.pairs where !group.findings.isEmpty || showsVerdicts(group.pair) {
+            blocks.append(pairHeader(group.pair, style: style) + findingLines(group.findings, showFiles: false, style: style)
+                          + consumerLines(group.pair.consumers, style: style))
         }
         if !groups.scanWide.isEmpty {
             blocks.append([style.bold("Scan-wide")] + findingLines(groups.scanWide, showFiles: true, style: style))
@@ -29,7 +30,44 @@ public enum LintTextReporter {
         var out = blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
         if !out.isEmpty { out += "\n\n" }
         out += summaryLine(result.summary) + "\n"
+        for line in consumerSummaryLines(result.summary) { out += line + "\n" }
         return out
+    }
+
+    /// One line per requested consumer: `Immich: 1,204 live, 37 split, 2 ambiguous`.
+    public static func consumerSummaryLines(_ s: LintSummary) -> [String] {
+        Consumers.all.filter { s.consumers[$0.id] != nil }.map { consumer in
+            let counts = s.consumers[consumer.id] ?? [:]
+            let parts = ConsumerOutcome.allCases.filter { (counts[$0] ?? 0) > 0 || $0 == .live }
+                .map { "\(Text.thousands(counts[$0] ?? 0)) \($0.rawValue)" }
+            return "\(consumer.displayName): " + parts.joined(separator: ", ")
+        }
+    }
+
+    /// A pair's block shows its verdicts when one is not `live` and the files are meant as a Live
+    /// Photo or motion photo: both halves, an archive, an identifier or a verdict other than
+    /// `split` (a plain photo with no identifier is not a lone half worth a block).
+    private static func showsVerdicts(_ pair: PairRecord) -> Bool {
+        guard pair.consumers.values.contains(where: { $0.outcome != .live }) else { return false }
+        return (pair.still != nil && pair.movie != nil) || pair.contentIdentifier != nil
+            || pair.consumers.values.contains { $0.outcome != .split }
+    }
+
+    /// The verdicts that are not `live`, one per consumer, with the reason and the fix.
+    private static func consumerLines(_ verdicts: [String: ConsumerVerdict], style: Style) -> [String] {
+        let shown = Consumers.all.compactMap { c in verdicts[c.id].map { (c, $0) } }.filter { $0.1.outcome != .live }
+        guard !shown.isEmpty else { return [] }
+        let width = shown.map(\.0.id.count).max() ?? 0
+        var lines: [String] = []
+        for (consumer, verdict) in shown {
+            let outcome = verdict.outcome == .unsupported ? style.red(verdict.outcome.rawValue) : style.yellow(verdict.outcome.rawValue)
+            lines.append("  " + consumer.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + outcome + "  "
+                         + Text.clean(verdict.reason))
+            if let fix = verdict.fix {
+                lines.append("  " + String(repeating: " ", count: width + 2) + style.dim("fix: " + Text.clean(fix)))
+            }
+        }
+        return lines
     }
 
     /// `12 files, 5 pairs: 1 error, 2 warnings, 0 infos (3 baselined)`.

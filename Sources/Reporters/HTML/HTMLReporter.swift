@@ -54,7 +54,12 @@ public enum HTMLReporter {
             <header><h1>livelint report <span class="root">\(root)</span></h1><p class="tool">livelint \(HTMLEscape.text(toolVersion))</p></header>
 
             """
-        out += summary(result, rules: rules, consumers: input.consumerOutcomes)
+        // The run's own consumer counts (`lint --consumers`), unless the caller gave others.
+        let consumers = input.consumerOutcomes.isEmpty
+            ? result.summary.consumers.mapValues { counts in
+                Dictionary(uniqueKeysWithValues: ConsumerOutcome.allCases.map { ($0.rawValue, counts[$0] ?? 0) }) }
+            : input.consumerOutcomes
+        out += summary(result, rules: rules, consumers: consumers)
         out += HTMLAssets.controls(rules: rulesWithFindings(result))
         out += "<script type=\"application/json\" id=\"livelint-data\">"
         sink(out)

@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "CMediaInfo"),
         // Debian's libcrypto (OpenSSL 3), for SHA-256 only: see README "Dependencies".
         .target(name: "COpenSSL"),
+        // Debian's SQLite 3 (libsqlite3-dev), through a module map of our own: the lint cache.
+        .systemLibrary(name: "CSQLite"),
         .target(
             name: "LiveReaders",
             dependencies: [
@@ -64,7 +66,7 @@ let package = Package(
         .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),
         .target(
             name: "LiveLintKit",
-            dependencies: ["LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters"]
+            dependencies: ["LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters", "CSQLite"]
         ),
         .target(
             name: "LiveLintCLI",

@@ -71,6 +71,12 @@ struct LintCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "No progress display on stderr.")
     var quiet = false
 
+    @Option(name: .long, help: ArgumentHelp("Keep the cache of file records in this folder (default: $XDG_CACHE_HOME/livelint, else ~/.cache/livelint).", valueName: "dir"))
+    var cacheDir: String?
+
+    @Flag(name: .long, help: "Read every file; neither use nor update the cache.")
+    var noCache = false
+
     @Flag(name: [.short, .long], help: "Text: also list the pairs that have no findings.")
     var verbose = false
 
@@ -82,17 +88,24 @@ struct LintCommand: AsyncParsableCommand {
         if config != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
         if paths.isEmpty { throw ValidationError("Name at least one folder or file to lint.") }
         if let identifiers, identifiers == output { throw ValidationError("--identifiers and --output must name different files.") }
+        if cacheDir != nil && noCache { throw ValidationError("--cache-dir and --no-cache cannot be used together.") }
     }
 
     func run() async throws {
         try await reportingUserErrors {
             let configurationSource: ConfigurationSource = noConfig ? .defaults : config.map { .file($0) } ?? .discover
-            let scan = try LibraryScan(LintOptions(
+            var options = LintOptions(
                 paths: paths, configuration: configurationSource, baseline: baseline, includeHidden: includeHidden,
-                jobs: jobs ?? LintOptions.defaultJobs, shard: shard, identifierList: identifiers))
+                jobs: jobs ?? LintOptions.defaultJobs, shard: shard, identifierList: identifiers)
+            options.cache = CacheCommand.setting(directory: cacheDir, off: noCache)
+            let scan = try LibraryScan(options)
             // The totals close the progress line unless the report goes to a file (then one line says where).
             let progress = !quiet && Terminal.stderrIsTTY ? ProgressLine(showTotals: output == nil) : nil
-            let result = try await scan.run(progress: progress.map { line in { line.handle($0) } })
+            let result = try await scan.run(progress: { event in
+                // A warning (the cache cannot be used) is printed whatever the progress display.
+                if case .warning(let text) = event { progress?.clear(); Terminal.err("livelint: warning: \(text)\n") }
+                progress?.handle(event)
+            })
 
             if let writeBaseline {
                 do { try Baseline(findings: result.findings).write(to: writeBaseline) } catch {

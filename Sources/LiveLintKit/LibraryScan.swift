@@ -31,6 +31,8 @@ public struct LintOptions: Sendable {
     public var identifierList: String?
     /// The rules the engine may run (configuration turns them on and off).
     public var rules: [any Rule.Type]
+    /// The lint cache (``CacheSetting``): off unless asked for (the CLI turns it on by default).
+    public var cache: CacheSetting = .off
 
     public init(paths: [String], configuration: ConfigurationSource = .discover, baseline: String? = nil,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs, shard: Shard? = nil,
@@ -63,6 +65,12 @@ public enum ScanEvent: Sendable, Hashable {
     case pairFormed(PairRecord)
     /// The scan is done; the summary of its result.
     case finished(LintSummary)
+    /// One file was taken from the cache instead of being read (in place of ``fileRead``, with
+    /// the same meaning otherwise).
+    case fileFromCache(path: String, inShard: Bool, findings: Int)
+    /// Something the user should know that does not stop the scan (the cache cannot be used).
+    /// At most one per scan, before ``finished``.
+    case warning(String)
 }
 
 /// Lints a library: walks the paths, reads every file concurrently (a bounded number at a time),
@@ -160,9 +168,18 @@ public struct LibraryScan: Sendable {
         let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
+        let cache: ScanCache? = switch options.cache {
+        case .off: nil
+        case .directory(let directory):
+            ScanCache(directory: directory, metadataKeys: engine.metadataKeys, warn: { progress?(.warning($0)) })
+        }
         var (files, fileFindings) = await LibraryReader.read(
-            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, countKept: progress != nil,
-            onRead: { read in progress?(.fileRead(path: read.displayPath, inShard: read.file != nil, findings: read.kept)) })
+            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache, countKept: progress != nil,
+            onRead: { read in
+                progress?(read.fromCache
+                    ? .fileFromCache(path: read.displayPath, inShard: read.file != nil, findings: read.kept)
+                    : .fileRead(path: read.displayPath, inShard: read.file != nil, findings: read.kept))
+            })
         // A path that could not even be listed is a file that does not read.
         for problem in problems {
             guard shard?.contains(path: problem.path) ?? true else {

@@ -82,7 +82,7 @@ final class ProgressLine {
         // Pairs are formed once every file is read (one pairing, in the engine): until then the
         // line says nothing of them rather than "0 pairs".
         let paired = done == total ? "\(pairs) pairs, " : ""
-        let fromCache = cached > 0 ? " (\(done - cached) read, \(cached) from cache)" : ""
+        let fromCache = cached > 0 ? ", \(cached) from cache" : ""
         Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files\(fromCache), \(paired)\(findings) findings so far, \(rate(now)) files/s")
     }
 
@@ -101,7 +101,7 @@ final class ProgressLine {
         if let s = summary {
             let now = Date()
             let seconds = String(format: "%.2f", now.timeIntervalSince(start))
-            let fromCache = cached > 0 ? " (\(done - cached) read, \(cached) from cache)" : ""
+            let fromCache = cached > 0 ? ", \(cached) from cache" : ""
             Terminal.err("livelint: \(s.files) files\(fromCache), \(s.pairs) pairs, \(s.errors + s.warnings + s.infos) findings "
                 + "in \(seconds) s (\(rate(now)) files/s)\n")
         }

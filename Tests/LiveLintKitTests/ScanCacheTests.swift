@@ -78,8 +78,9 @@ import Testing
         defer { remove() }
         _ = try await Self.lint(library, cache: .directory(cache))
         let movie = library + "/2024/05/IMG_0001.MOV"
-        let before = try FileManager.default.attributesOfItem(atPath: movie)
-        let modified = try #require(before[.modificationDate] as? Date)
+        var st = stat()
+        #expect(stat(movie, &st) == 0)
+        let before = try #require(FileStamp(path: movie))
         // A different identifier of the same length, in place.
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: movie)))
         let id = try #require(Self.range(of: "-", after: Self.range(of: "com.apple.quicktime.content.identifier", in: bytes), in: bytes))
@@ -87,9 +88,12 @@ import Testing
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: movie))
         try handle.write(contentsOf: bytes)
         try handle.close()
-        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: movie)
-        let after = try FileManager.default.attributesOfItem(atPath: movie)
-        #expect(after[.modificationDate] as? Date == modified && after[.size] as? Int == before[.size] as? Int)
+        // `touch -r`: the access and modification times put back to the nanosecond (utimensat).
+        var times = [st.st_atim, st.st_mtim]
+        #expect(utimensat(AT_FDCWD, movie, &times, 0) == 0)
+        let after = try #require(FileStamp(path: movie))
+        #expect(after.modified == before.modified && after.size == before.size && after.inode == before.inode)
+        #expect(after.changed != before.changed)
 
         let cached = try await Self.lint(library, cache: .directory(cache))
         #expect(cached.read == ["2024/05/IMG_0001.MOV"])

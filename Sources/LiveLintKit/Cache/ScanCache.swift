@@ -71,13 +71,21 @@ final class ScanCache {
         names = metadataKeys
         self.warn = warn
         workingDirectory = FileManager.default.currentDirectoryPath
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            disable("cannot create the cache folder \(directory): \(Self.reason(error))")
+        if let problem = Self.makeDirectories(directory) {
+            disable("cannot create the cache folder \(directory) (\(problem)): running without it")
             return
         }
         open(retrying: true)
+    }
+
+    /// `mkdir -p`; nil when the folder exists or was made, else what went wrong (`Not a directory`).
+    static func makeDirectories(_ path: String) -> String? {
+        var st = stat()
+        if stat(path, &st) == 0 { return (st.st_mode & S_IFMT) == S_IFDIR ? nil : String(cString: strerror(ENOTDIR)) }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, let problem = makeDirectories(parent) { return problem }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { return String(cString: strerror(errno)) }
+        return nil
     }
 
     /// The database's identity: which livelint and record format wrote it.

@@ -43,6 +43,9 @@ enum LibraryReader {
         _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
         cache: ScanCache? = nil, countKept: Bool = false, onRead: (Read) -> Void = { _ in }
     ) async -> (files: [MediaFile], fileFindings: [Finding]) where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
+        var scanOptions = options
+        if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
+        let options = scanOptions
         var results = [MediaFile?](repeating: nil, count: entries.count)
         // Only files with findings have an entry: (index, findings), put in order at the end.
         var found: [(index: Int, findings: [Finding])] = []
@@ -97,6 +100,15 @@ enum LibraryReader {
         cache?.finish()
         found.sort { $0.index < $1.index }
         return (results.compactMap { $0 }, found.flatMap { $0.findings })
+    }
+
+    /// The exiv2 entries a still is read for under `engine`: the makernote (the identifier, and
+    /// whether it is Apple's) and the exiv2 keys its enabled rules declare, in table order; the
+    /// other entries of `MetadataKey.table` (XMP groups no enabled rule reads, say) are not asked for.
+    static func stillKeyPrefixes(for engine: LintEngine) -> [String] {
+        MetadataKey.table.filter { key in
+            key.reader == .exiv2 && (key == .makerNote || key == .makerNoteGroup || engine.metadataKeys.contains(key.key))
+        }.map(\.key)
     }
 
     /// A slim file as the scan keeps it: dropped when of another shard, else with its file findings.

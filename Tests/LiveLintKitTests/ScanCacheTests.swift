@@ -253,3 +253,33 @@ import Testing
         #expect(RecordCodec.encode(full) == nil)
     }
 }
+
+/// Per-file cost (issue 13): a scan asks exiv2 only for the makernote and the keys its enabled
+/// rules declare, and what it keeps of each file is the same as when every table key is read.
+@Suite struct StillKeyPrefixTests {
+    @Test func onlyTheEnabledRulesKeysAreRead() throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let prefixes = LibraryReader.stillKeyPrefixes(for: engine)
+        let declared = Set(MetadataKey.table.filter { $0.reader == .exiv2 && engine.metadataKeys.contains($0.key) }.map(\.key))
+        #expect(Set(prefixes) == declared.union([MetadataKey.makerNote.key, MetadataKey.makerNoteGroup.key]))
+        // No enabled rule reads XMP today: no XMP group is asked for.
+        #expect(!prefixes.contains { $0.hasPrefix("Xmp.") } || engine.metadataKeys.contains { $0.hasPrefix("Xmp.") })
+        let none = try LintEngine(rules: [])
+        #expect(LibraryReader.stillKeyPrefixes(for: none) == [MetadataKey.makerNote.key, MetadataKey.makerNoteGroup.key])
+    }
+
+    @Test func slimFilesAreTheSameAsWithEveryKeyRead() async throws {
+        let engine = try LintEngine(rules: builtinRules)
+        var roots = [TestPaths.fixtures.appendingPathComponent("library").path]
+        if TestPaths.corpusPresent { roots.append(TestPaths.corpus.path) }
+        for root in roots {
+            let entries = LibraryWalker().files(in: [root]).entries
+            var every = InspectOptions.lint
+            every.stillKeyPrefixes = StillReadOptions.lintKeyPrefixes
+            let narrow = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine)
+            let wide = await LibraryReader.read(entries, options: every, jobs: 2, engine: engine)
+            #expect(narrow.files.count == wide.files.count && !narrow.files.isEmpty)
+            #expect(narrow.files.map(RecordCodecTests.dumped) == wide.files.map(RecordCodecTests.dumped), "\(root)")
+        }
+    }
+}

@@ -17,6 +17,11 @@ struct LintCommand: AsyncParsableCommand {
 
             Configuration comes from .livelint.yml, found from the scanned folder upward, or --config.
 
+            Files unchanged since the last run (same device, inode, size, mtime and ctime) are taken \
+            from the cache in $XDG_CACHE_HOME/livelint (else ~/.cache/livelint; --cache-dir moves it, \
+            --no-cache reads everything); the report is the same either way. `livelint cache stats` \
+            shows it.
+
             Examples:
               livelint lint ~/Pictures/export
               livelint lint --format json --output report.json Photos/
@@ -26,6 +31,7 @@ struct LintCommand: AsyncParsableCommand {
               livelint lint --baseline baseline.json Photos/             (report only new ones)
               livelint lint --shard 3/8 --format jsonl --identifiers ids-3.jsonl Photos/ > shard-3.jsonl
                                                                           (one of 8 jobs; then `livelint merge`)
+              livelint lint --cache-dir .livelint-cache Photos/          (a cache a CI job keeps between runs)
 
             Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, 2 bad usage, \
             bad configuration, a path that does not exist, or an internal error.

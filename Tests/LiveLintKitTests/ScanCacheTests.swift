@@ -218,7 +218,7 @@ import Testing
             for keys in [engineKeys, allKeys] {
                 let slim = read.slimmedForLint(keeping: keys)
                 let record = try #require(RecordCodec.encode(slim), "\(path) not encodable")
-                let back = record.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: keys) }
+                let back = record.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: RecordCodec.Names(keys)) }
                 #expect(back.map(Self.dumped) == Self.dumped(slim), "\(path)")
                 encoded += 1
             }
@@ -232,16 +232,17 @@ import Testing
         for name in ["IMG_0001.JPG", "IMG_0001.MOV"] {
             let slim = MediaInspector.inspect(path: pair.appendingPathComponent(name).path, options: .lint).slimmedForLint(keeping: keys)
             let record = try #require(RecordCodec.encode(slim))
+            let names = RecordCodec.Names(keys)
             // Every truncation is damaged (the record must end exactly where it is read to).
             for n in 0..<record.count {
-                #expect(Array(record.prefix(n)).withUnsafeBytes { RecordCodec.decode($0, path: "x", names: keys) } == nil)
+                #expect(Array(record.prefix(n)).withUnsafeBytes { RecordCodec.decode($0, path: "x", names: names) } == nil)
             }
             // Byte changes never trap (a change may still decode: the checksum catches those).
             var rng = SplitMix(seed: 13)
             for _ in 0..<500 {
                 var bad = record
                 bad[Int.random(in: 0..<bad.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
-                _ = bad.withUnsafeBytes { RecordCodec.decode($0, path: "x", names: keys) }
+                _ = bad.withUnsafeBytes { RecordCodec.decode($0, path: "x", names: names) }
             }
         }
     }

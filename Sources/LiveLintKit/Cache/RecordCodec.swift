@@ -151,9 +151,28 @@ enum RecordCodec {
 
     // MARK: - Decoding
 
+    /// Shared copies of the short strings records repeat (metadata keys, tag names and types,
+    /// codecs), so 100,000 decoded records hold one `ContentIdentifier` rather than 100,000, as
+    /// slimming shares the keys. Seeded with the enabled rules' keys; at most ``limit`` strings.
+    final class Names {
+        private var pool: [String: String] = [:]
+        static let limit = 4_096
+        static let longest = 64
+
+        init(_ keys: Set<String> = []) {
+            for key in keys { pool[key] = key }
+        }
+
+        func shared(_ s: String) -> String {
+            if let kept = pool[s] { return kept }
+            if pool.count < Self.limit, s.utf8.count <= Self.longest { pool[s] = s }
+            return s
+        }
+    }
+
     /// The file `bytes` describe, at `path`; nil when the bytes are damaged. `names` supplies shared
-    /// copies of metadata key strings (the enabled rules' keys), as slimming shares them.
-    static func decode(_ bytes: UnsafeRawBufferPointer, path: String, names: Set<String>) -> MediaFile? {
+    /// copies of repeated strings (``Names``).
+    static func decode(_ bytes: UnsafeRawBufferPointer, path: String, names: Names) -> MediaFile? {
         var r = Reader(bytes: bytes, names: names)
         guard let file = r.file(path: path, depth: 0), r.offset == bytes.count else { return nil }
         return file
@@ -165,10 +184,10 @@ enum RecordCodec {
 
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
-        let names: Set<String>
+        let names: Names
         var offset = 0
 
-        init(bytes: UnsafeRawBufferPointer, names: Set<String>) {
+        init(bytes: UnsafeRawBufferPointer, names: Names) {
             self.bytes = bytes
             self.names = names
         }
@@ -220,10 +239,9 @@ enum RecordCodec {
             defer { offset += Int(n) }
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))]), as: UTF8.self)
         }
-        /// A key string, shared with `names` when it is one of them.
+        /// A string records repeat (a key, a tag name), shared through `names`.
         mutating func name() -> String? {
-            guard let s = string() else { return nil }
-            return names.firstIndex(of: s).map { names[$0] } ?? s
+            string().map(names.shared)
         }
         /// Decodes a presence byte and the value: `.some(nil)` when absent, nil when damaged.
         mutating func optional<T>(_ body: (inout Reader) -> T?) -> T?? {
@@ -272,14 +290,14 @@ enum RecordCodec {
         mutating func still() -> StillInfo? {
             guard let width = optional({ $0.int() }), let height = optional({ $0.int() }),
                   let properties = array({ r -> MetadataProperty? in
-                      guard let k = r.name(), let t = r.string(), let v = r.value() else { return nil }
+                      guard let k = r.name(), let t = r.name(), let v = r.value() else { return nil }
                       return MetadataProperty(key: k, type: t, value: v)
                   }),
                   let note = optional({ r -> AppleMakerNoteInfo? in
                       guard let version = r.uint().flatMap({ UInt16(exactly: $0) }),
                             let tags = r.array({ r -> MakerAppleTag? in
-                                guard let tag = r.uint().flatMap({ UInt16(exactly: $0) }), let name = r.string(),
-                                      let aliases = r.array({ $0.string() }), let type = r.string(),
+                                guard let tag = r.uint().flatMap({ UInt16(exactly: $0) }), let name = r.name(),
+                                      let aliases = r.array({ $0.name() }), let type = r.name(),
                                       let count = r.uint32(), let value = r.value() else { return nil }
                                 return MakerAppleTag(tag: tag, name: name, aliases: aliases, type: type, count: count, value: value)
                             }),
@@ -292,9 +310,9 @@ enum RecordCodec {
         }
 
         mutating func movie() -> MovieInfo? {
-            guard let brand = optional({ $0.string() }), let timescale = uint32(), let duration = uint(),
+            guard let brand = optional({ $0.name() }), let timescale = uint32(), let duration = uint(),
                   let keys = array({ r -> QuickTimeKey? in
-                      guard let k = r.name(), let ns = r.string(), let t = r.uint32(), let v = r.value() else { return nil }
+                      guard let k = r.name(), let ns = r.name(), let t = r.uint32(), let v = r.value() else { return nil }
                       return QuickTimeKey(key: k, namespace: ns, dataType: t, value: v)
                   }),
                   let stillTime = optional({ r -> StillImageTime? in
@@ -306,9 +324,9 @@ enum RecordCodec {
                                             mediaTime: media, presentationTime: presentation, movieDuration: movieDuration)
                   }),
                   let video = optional({ r -> VideoStream? in
-                      guard let track = r.uint32(), let codec = r.string(), let name = r.optional({ $0.string() }),
-                            let profile = r.optional({ $0.string() }), let level = r.optional({ $0.string() }),
-                            let width = r.int(), let height = r.int(), let chroma = r.optional({ $0.string() }),
+                      guard let track = r.uint32(), let codec = r.name(), let name = r.optional({ $0.name() }),
+                            let profile = r.optional({ $0.name() }), let level = r.optional({ $0.name() }),
+                            let width = r.int(), let height = r.int(), let chroma = r.optional({ $0.name() }),
                             let depth = r.optional({ $0.int() }), let full = r.optional({ $0.bool() }),
                             let frames = r.int(), let duration = r.double(), let rotation = r.double() else { return nil }
                       return VideoStream(trackID: track, codec: codec, codecName: name, profile: profile, level: level,

@@ -53,7 +53,7 @@ final class ScanCache {
     private var lastKey: [UInt8] = []
     private var pending = 0
     private let keySignature: Int64
-    private let names: Set<String>
+    private let names: RecordCodec.Names
     private let warn: (String) -> Void
     private var warned = false
     /// The current directory, for making relative paths absolute (the key of a record).
@@ -68,7 +68,7 @@ final class ScanCache {
     init(directory: String, metadataKeys: Set<String>, warn: @escaping (String) -> Void) {
         path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
         keySignature = Int64(bitPattern: Shard.fnv1a(metadataKeys.sorted().joined(separator: "\n")))
-        names = metadataKeys
+        names = RecordCodec.Names(metadataKeys)
         self.warn = warn
         workingDirectory = FileManager.default.currentDirectoryPath
         if let problem = Self.makeDirectories(directory) {
@@ -125,8 +125,8 @@ final class ScanCache {
             try db.execute("COMMIT")
             let reader = try SQLiteDatabase(path: path, create: false)
             readDatabase = reader
-            // Enough pages that one ordered pass reads each page once.
-            try reader.execute("PRAGMA cache_size=-8192")
+            // One ordered pass reads each page once: a small page cache (2 MiB) is enough.
+            try reader.execute("PRAGMA cache_size=-2048")
             cursor = try reader.prepare("""
                 SELECT path, device, inode, size, mtime, ctime, keys, checksum, record FROM files
                 WHERE path >= ? ORDER BY path

@@ -123,7 +123,13 @@ import Testing
         defer { remove() }
         let first = try await Self.lint(library, cache: .directory(cache))
         let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
-        try db.execute("UPDATE meta SET value = '0.0.1' WHERE key = 'livelint'")
+        // An older livelint, whose table had other columns.
+        try db.execute("""
+            UPDATE meta SET value = '0.0.1' WHERE key = 'livelint';
+            DROP TABLE files;
+            CREATE TABLE files(path TEXT PRIMARY KEY, data BLOB);
+            INSERT INTO files VALUES ('/x', x'00');
+            """)
         db.close()
         #expect(LintCache.stats(directory: cache).writtenBy["livelint"] == "0.0.1")
         let rebuilt = try await Self.lint(library, cache: .directory(cache))

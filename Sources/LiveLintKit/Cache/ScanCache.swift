@@ -100,20 +100,15 @@ final class ScanCache {
             _ = try db.text("PRAGMA journal_mode=WAL")
             try db.execute("PRAGMA synchronous=NORMAL")
             try db.execute("BEGIN IMMEDIATE")
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                CREATE TABLE IF NOT EXISTS files(
-                    path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
-                    mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, keys INTEGER NOT NULL, checksum INTEGER NOT NULL,
-                    record BLOB NOT NULL) WITHOUT ROWID;
-                """)
+            try db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             let stored = try Self.readMeta(db)
             if stored != Self.identity {
                 if !stored.isEmpty {
                     note("the cache \(path) was written by livelint \(stored["livelint"] ?? "?") "
                          + "(record format \(stored["format"] ?? "?")): rebuilding it")
-                    try db.execute("DELETE FROM files")
                 }
+                // Another version's table may have other columns: made anew, not emptied.
+                try db.execute("DROP TABLE IF EXISTS files")
                 let set = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
                 for (key, value) in Self.identity.sorted(by: { $0.key < $1.key }) {
                     set.bind(1, key)
@@ -122,6 +117,12 @@ final class ScanCache {
                     set.reset()
                 }
             }
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS files(
+                    path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, keys INTEGER NOT NULL, checksum INTEGER NOT NULL,
+                    record BLOB NOT NULL) WITHOUT ROWID
+                """)
             try db.execute("COMMIT")
             let reader = try SQLiteDatabase(path: path, create: false)
             readDatabase = reader

@@ -77,7 +77,10 @@ public enum ScanEvent: Sendable, Hashable {
 /// cuts each down to what the enabled rules read as soon as it is read and runs the file rules on
 /// it, keeps one shard, writes the identifier list, pairs, runs the pair and scan rules, and
 /// returns the result for a reporter (``LintReport``). Memory holds one slim record per file;
-/// the result is the same, byte for byte, whatever ``LintOptions/jobs`` is.
+/// the result is the same, byte for byte, whatever ``LintOptions/jobs`` is, and with or without
+/// ``LintOptions/cache`` (files unchanged since they were recorded come from it instead of being
+/// read: ``ScanEvent/fileFromCache(path:inShard:findings:)``; a cache that cannot be used gives one
+/// ``ScanEvent/warning(_:)``).
 ///
 /// ```swift
 /// let scan = try LibraryScan(LintOptions(paths: ["Photos"]))

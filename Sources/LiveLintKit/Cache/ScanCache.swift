@@ -275,9 +275,15 @@ final class ScanCache {
     }
 
     /// An error while in use: one warning, and no cache for the rest of the run (what was committed stays).
+    /// A damaged database (found mid-run, say a truncated file) is removed, so the next run rebuilds it.
     private func fail(_ error: any Error) {
         if pending > 0 { try? database?.execute("ROLLBACK") }
         pending = 0
+        if let e = error as? SQLiteError, e.isCorrupt {
+            disable("the cache \(path) is damaged (\(e.message)): reading the remaining files without it; the next run rebuilds it")
+            Self.removeFiles(at: path)
+            return
+        }
         disable("the cache \(path) stopped working (\(Self.reason(error))): reading the remaining files without it")
     }
 

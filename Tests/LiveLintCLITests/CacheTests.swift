@@ -69,6 +69,25 @@ struct CacheTests {
         #expect(try CLI.run(["lint", "--no-cache", "--cache-dir", home, library]).status == 2)
     }
 
+    /// On a terminal the progress line and the totals say how many files came from the cache.
+    @Test(.enabled(if: TestTools.which("script") != nil, "needs script(1)"))
+    func progressCountsFilesFromTheCache() throws {
+        let (root, library) = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("cache").path
+        let first = try ProgressOnATerminalTests.onATerminal(["lint", "--no-config", "--cache-dir", cache, library])
+        #expect(!first.contains("from cache"), "\(first)")
+        let second = try ProgressOnATerminalTests.onATerminal(["lint", "--no-config", "--cache-dir", cache, library])
+        let lines = second.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+        let reading = try #require(lines.last { $0.contains("reading ") })
+        // `reading 41/41 files, 41 from cache, …`: every file that reads came from the cache.
+        let counts = try #require(reading.components(separatedBy: "reading ").last?.split(separator: " "))
+        let total = try #require(counts.first?.split(separator: "/").last.flatMap { Int($0) })
+        #expect(reading.contains("files, \(total) from cache,"), "\(reading)")
+        let totals = try #require(lines.last { $0.contains("livelint: ") })
+        #expect(totals.contains("\(total) from cache"), "\(totals)")
+    }
+
     /// A cache file that is not a database, or a database cut short, is rebuilt: one warning at
     /// most, the same report, and the run after it is answered from the cache without warning.
     @Test(arguments: ["garbage", "truncated"])

@@ -164,6 +164,11 @@ public struct LibraryScan: Sendable {
         return result
     }
 
+    static func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+
     /// Walks and reads the library (slimmed, sharded, checked by the file rules), plus a record
     /// for each path that could not be listed. The walker's listing ends here, before the engine
     /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
@@ -174,7 +179,9 @@ public struct LibraryScan: Sendable {
         let cache: ScanCache? = switch options.cache {
         case .off: nil
         case .directory(let directory):
-            ScanCache(directory: directory, metadataKeys: engine.metadataKeys, warn: { progress?(.warning($0)) })
+            ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
+                      roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
+                      warn: { progress?(.warning($0)) })
         }
         var (files, fileFindings) = await LibraryReader.read(
             entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache, countKept: progress != nil,

@@ -117,6 +117,30 @@ import Testing
         #expect(cached.fromCache.count > 10)
     }
 
+    /// Records of files that are gone (deleted between two listed files) are dropped; hidden
+    /// files, which the walk does not list without --include-hidden, keep theirs.
+    @Test func recordsOfDeletedFilesAreDropped() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let hidden = library + "/2024/05/.IMG_9999.JPG"
+        try FileManager.default.copyItem(atPath: library + "/2024/05/IMG_0001.JPG", toPath: hidden)
+        try await Task.sleep(nanoseconds: UInt64(ScanCache.settleNanoseconds) + 100_000_000)
+        var options = LintOptions(paths: [library], configuration: .defaults, includeHidden: true)
+        options.cache = .directory(cache)
+        _ = try await LibraryScan(options).run()
+        let before = LintCache.stats(directory: cache).records
+        // Two files in the middle of the listing go away.
+        try FileManager.default.removeItem(atPath: library + "/broken/orphans/IMG_0110.JPG")
+        try FileManager.default.removeItem(atPath: library + "/broken/orphans/IMG_0111.MOV")
+        let after = try await Self.lint(library, cache: .directory(cache))
+        #expect(after.read.isEmpty)
+        #expect(LintCache.stats(directory: cache).records == before - 2)
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        #expect(try db.text("SELECT count(*) FROM files WHERE path LIKE '%/.IMG_9999.JPG'") == "1")
+        #expect(try db.text("SELECT count(*) FROM files WHERE path LIKE '%/orphans/%'") == "0")
+        db.close()
+    }
+
     /// A cache written by another livelint version (or record format) is rebuilt, with one warning.
     @Test func cacheOfAnotherVersionIsRebuilt() async throws {
         let (library, cache, remove) = try Self.workspace()

@@ -59,18 +59,38 @@ final class ScanCache {
     /// The current directory, for making relative paths absolute (the key of a record).
     private let workingDirectory: String
 
+    /// The scanned folders, as absolute key prefixes ending in `/`, and whether hidden files are
+    /// listed: what decides that a record the cursor steps over is of a file that is gone.
+    private let roots: [String]
+    private let includeHidden: Bool
+    /// Keys of records of files no longer listed, deleted by ``finish()``; the key before the
+    /// current one (empty after a seek).
+    private var stale: [String] = []
+    private var lastStaleBound: [UInt8] = []
+    static let maxStale = 100_000
+
     /// Counts for the progress display and `cache stats`.
     private(set) var hits = 0
     private(set) var misses = 0
 
     /// Opens the cache in `directory` for an engine that keeps `metadataKeys`; `warn` is called at
     /// most once, with a line for the user, when the cache cannot be used (then every lookup misses).
-    init(directory: String, metadataKeys: Set<String>, warn: @escaping (String) -> Void) {
+    init(directory: String, metadataKeys: Set<String>, roots: [String] = [], includeHidden: Bool = false,
+         warn: @escaping (String) -> Void) {
         path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
         keySignature = Int64(bitPattern: Shard.fnv1a(metadataKeys.sorted().joined(separator: "\n")))
         names = RecordCodec.Names(metadataKeys)
         self.warn = warn
-        workingDirectory = FileManager.default.currentDirectoryPath
+        let cwd = FileManager.default.currentDirectoryPath
+        workingDirectory = cwd
+        self.roots = roots.map { root in
+            let trimmed = root.hasSuffix("/") ? root : root + "/"
+            if trimmed.hasPrefix("/") { return trimmed }
+            let relative = trimmed.hasPrefix("./") ? String(trimmed.dropFirst(2)) : trimmed
+            return relative == "./" || relative.isEmpty ? (cwd.hasSuffix("/") ? cwd : cwd + "/")
+                : (cwd.hasSuffix("/") ? cwd : cwd + "/") + relative
+        }
+        self.includeHidden = includeHidden
         if let problem = Self.makeDirectories(directory) {
             disable("cannot create the cache folder \(directory) (\(problem)): running without it")
             return
@@ -174,12 +194,20 @@ final class ScanCache {
             do {
                 let ahead = keyBytes.lexicographicallyPrecedes(lastKey) == false
                 if !ahead || lastKey.isEmpty { try seek(keyBytes) }
+                lastStaleBound = ahead && !lastKey.isEmpty ? lastKey : []
                 lastKey = Array(keyBytes)
                 var skipped = 0
                 while onRow {
                     let order = cursor.withText(0) { Self.compare($0, keyBytes) }
                     if order > 0 { break }
                     if order < 0 {
+                        // A record between two listed files of one scanned folder is of a file
+                        // no longer there (deleted, renamed): dropped at the end of the scan.
+                        let row = cursor.withText(0) { String(decoding: $0, as: UTF8.self) }
+                        if stale.count < Self.maxStale,
+                           Self.isStale(row, between: lastStaleBound, and: keyBytes, roots: roots, includeHidden: includeHidden) {
+                            stale.append(row)
+                        }
                         skipped += 1
                         if skipped > 64 {
                             try seek(keyBytes)
@@ -201,6 +229,18 @@ final class ScanCache {
                 return nil
             }
         }
+    }
+
+    /// True when `row` (a key the cursor passed between the listed keys `before` and `after`) is
+    /// of a file the walk would have listed: both keys and the row under one scanned folder, and
+    /// no hidden component unless hidden files are listed.
+    static func isStale(_ row: String, between before: [UInt8], and after: UnsafeBufferPointer<UInt8>,
+                        roots: [String], includeHidden: Bool) -> Bool {
+        guard !before.isEmpty else { return false }
+        let afterKey = String(decoding: after, as: UTF8.self), beforeKey = String(decoding: before, as: UTF8.self)
+        guard let root = roots.first(where: { row.hasPrefix($0) && beforeKey.hasPrefix($0) && afterKey.hasPrefix($0) })
+        else { return false }
+        return includeHidden || !row.dropFirst(root.count).split(separator: "/").contains { $0.hasPrefix(".") }
     }
 
     /// Puts the cursor on the first row at or after `key`.
@@ -264,7 +304,19 @@ final class ScanCache {
         cursor = nil
         readDatabase?.close()
         readDatabase = nil
-        do { try commit() } catch { fail(error) }
+        do {
+            try commit()
+            if !stale.isEmpty, let database {
+                try database.execute("BEGIN IMMEDIATE")
+                let delete = try database.prepare("DELETE FROM files WHERE path = ?")
+                for key in stale {
+                    delete.bind(1, key)
+                    try delete.step()
+                    delete.reset()
+                }
+                try database.execute("COMMIT")
+            }
+        } catch { fail(error) }
         closeDatabase()
     }
 

@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "CMediaInfo"),
         // Debian's libcrypto (OpenSSL 3), for SHA-256 only: see README "Dependencies".
         .target(name: "COpenSSL"),
+        // Debian's SQLite 3 (libsqlite3-dev), through a module map of our own: the lint cache.
+        .systemLibrary(name: "CSQLite"),
         .target(
             name: "LiveReaders",
             dependencies: [
@@ -64,7 +66,7 @@ let package = Package(
         .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),
         .target(
             name: "LiveLintKit",
-            dependencies: ["LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters"]
+            dependencies: ["LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters", "CSQLite"]
         ),
         .target(
             name: "LiveLintCLI",
@@ -107,7 +109,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules"]),
-        .testTarget(name: "LiveLintKitTests", dependencies: ["LiveLintKit", "LiveLintEngine", "LiveModel", "Rules", "TestSupport"]),
+        .testTarget(name: "LiveLintKitTests", dependencies: ["LiveLintKit", "LiveLintEngine", "LiveModel", "LiveReaders", "Rules", "TestSupport"]),
         .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveLintEngine", "LiveModel", "LiveReaders", "LiveWriters", "Rules", "TestSupport", "ISOBMFF"], exclude: ["Golden", "Scripts"]),
     ],
     cxxLanguageStandard: .cxx14

@@ -7,9 +7,11 @@
 #   LIVELINT_BENCH_BASE=HEAD~5 scripts/bench.sh   also times a build of that commit, alternating
 #
 # Builds release binaries, then runs `livelint-bench run`, which builds the libraries once under
-# /tmp/livelint-bench (--workdir), warms the page cache and times, alternating, the floor (first
-# and last 256 KiB of every file), `livelint lint --format json` and `exiftool -r -j -ee` (when
-# installed, up to --exiftool-max-pairs); then `livelint dump` against `exiftool` on one file.
+# /tmp/livelint-bench (--workdir), warms the page cache and times, alternating, the floor (the C
+# program ../shared/bench/io-floor.c, compiled once with cc -O2: first and last 256 KiB of every
+# file), `livelint lint --no-cache --format json`, a second, cached run (`--cache-dir` in the
+# workdir, filled first) against `find -printf` (--no-cached skips both), and `exiftool -r -j -ee`
+# (when installed, up to --exiftool-max-pairs); then `livelint dump` against `exiftool` on one file.
 set -eu
 cd "$(dirname "$0")/.."
 scratch=${LIVELINT_BENCH_SCRATCH:-.build-bench}

@@ -17,6 +17,11 @@ struct LintCommand: AsyncParsableCommand {
 
             Configuration comes from .livelint.yml, found from the scanned folder upward, or --config.
 
+            Files unchanged since the last run (same device, inode, size, mtime and ctime) are taken \
+            from the cache in $XDG_CACHE_HOME/livelint (else ~/.cache/livelint; --cache-dir moves it, \
+            --no-cache reads everything); the report is the same either way. `livelint cache stats` \
+            shows it.
+
             Examples:
               livelint lint ~/Pictures/export
               livelint lint --format json --output report.json Photos/
@@ -28,6 +33,7 @@ struct LintCommand: AsyncParsableCommand {
               livelint lint --baseline baseline.json Photos/             (report only new ones)
               livelint lint --shard 3/8 --format jsonl --identifiers ids-3.jsonl Photos/ > shard-3.jsonl
                                                                           (one of 8 jobs; then `livelint merge`)
+              livelint lint --cache-dir .livelint-cache Photos/          (a cache a CI job keeps between runs)
 
             Exit codes: 0 no finding at or above --fail-on, 1 findings at or above it, 2 bad usage, \
             bad configuration, a path that does not exist, or an internal error.
@@ -73,6 +79,12 @@ struct LintCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "No progress display on stderr.")
     var quiet = false
 
+    @Option(name: .long, help: ArgumentHelp("Keep the cache of file records in this folder (default: $XDG_CACHE_HOME/livelint, else ~/.cache/livelint).", valueName: "dir"))
+    var cacheDir: String?
+
+    @Flag(name: .long, help: "Read every file; neither use nor update the cache.")
+    var noCache = false
+
     @Flag(name: [.short, .long], help: "Text: also list the pairs that have no findings.")
     var verbose = false
 
@@ -96,6 +108,7 @@ struct LintCommand: AsyncParsableCommand {
                 throw ValidationError("--consumers: unknown consumer in '\(consumers)' (known: all, \(Consumers.ids.joined(separator: ", "))).")
             }
         }
+        if cacheDir != nil && noCache { throw ValidationError("--cache-dir and --no-cache cannot be used together.") }
     }
 
     func run() async throws {
@@ -106,10 +119,15 @@ struct LintCommand: AsyncParsableCommand {
                 jobs: jobs ?? LintOptions.defaultJobs, shard: shard, identifierList: identifiers)
             lintOptions.pairMedia = format == .html
             lintOptions.consumers = consumers.map { $0.split(separator: ",").map(String.init) }
+            lintOptions.cache = CacheCommand.setting(directory: cacheDir, off: noCache)
             let scan = try LibraryScan(lintOptions)
             // The totals close the progress line unless the report goes to a file (then one line says where).
             let progress = !quiet && Terminal.stderrIsTTY ? ProgressLine(showTotals: output == nil) : nil
-            let result = try await scan.run(progress: progress.map { line in { line.handle($0) } })
+            let result = try await scan.run(progress: { event in
+                // A warning (the cache cannot be used) is printed whatever the progress display.
+                if case .warning(let text) = event { progress?.clear(); Terminal.err("livelint: warning: \(text)\n") }
+                progress?.handle(event)
+            })
 
             if let writeBaseline {
                 do { try Baseline(findings: result.findings).write(to: writeBaseline) } catch {

@@ -32,7 +32,7 @@ public struct LiveLint: AsyncParsableCommand {
             internal error.
             """,
         version: livelintVersion,
-        subcommands: [LintCommand.self, DumpCommand.self, RulesCommand.self, FixCommand.self, MakeCommand.self, PackCommand.self, UnpackCommand.self, MergeCommand.self, ConvertCommand.self],
+        subcommands: [LintCommand.self, DumpCommand.self, RulesCommand.self, FixCommand.self, MakeCommand.self, PackCommand.self, UnpackCommand.self, MergeCommand.self, ConvertCommand.self, CacheCommand.self],
         defaultSubcommand: nil
     )
 

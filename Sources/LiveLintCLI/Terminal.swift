@@ -42,6 +42,8 @@ final class ProgressLine {
     private var done = 0
     private var pairs = 0
     private var findings = 0
+    /// Files taken from the cache rather than read (counted in `done` too).
+    private var cached = 0
     private var lastDraw = Date.distantPast
     private let start = Date()
 
@@ -57,9 +59,16 @@ final class ProgressLine {
             done += 1
             findings += count
             draw(force: done == total)
+        case .fileFromCache(_, _, let count):
+            done += 1
+            cached += 1
+            findings += count
+            draw(force: done == total)
         case .pairFormed:
             pairs += 1
             draw(force: false)
+        case .warning:
+            break  // printed by the command, on a line of its own
         case .finished(let summary):
             draw(force: true)
             finish(showTotals ? summary : nil)
@@ -73,7 +82,13 @@ final class ProgressLine {
         // Pairs are formed once every file is read (one pairing, in the engine): until then the
         // line says nothing of them rather than "0 pairs".
         let paired = done == total ? "\(pairs) pairs, " : ""
-        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files, \(paired)\(findings) findings so far, \(rate(now)) files/s")
+        let fromCache = cached > 0 ? ", \(cached) from cache" : ""
+        Terminal.err("\r\u{1B}[2Kreading \(done)/\(total) files\(fromCache), \(paired)\(findings) findings so far, \(rate(now)) files/s")
+    }
+
+    /// Wipes the line, so a message can be printed on a line of its own (the next event redraws it).
+    func clear() {
+        Terminal.err("\r\u{1B}[2K")
     }
 
     private func rate(_ now: Date) -> Int {
@@ -86,7 +101,8 @@ final class ProgressLine {
         if let s = summary {
             let now = Date()
             let seconds = String(format: "%.2f", now.timeIntervalSince(start))
-            Terminal.err("livelint: \(s.files) files, \(s.pairs) pairs, \(s.errors + s.warnings + s.infos) findings "
+            let fromCache = cached > 0 ? ", \(cached) from cache" : ""
+            Terminal.err("livelint: \(s.files) files\(fromCache), \(s.pairs) pairs, \(s.errors + s.warnings + s.infos) findings "
                 + "in \(seconds) s (\(rate(now)) files/s)\n")
         }
     }

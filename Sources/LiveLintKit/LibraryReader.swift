@@ -20,47 +20,117 @@ enum LibraryReader {
         var findings: [Finding]
         /// `findings.count` after the baseline, when asked for (`countKept`), else 0.
         var kept: Int
+        /// True when the file came from the cache rather than being read.
+        var fromCache = false
+    }
+
+    /// What a task hands back besides the read: the record to cache, with its key and stamp.
+    private struct ToStore {
+        var key: String
+        var stamp: FileStamp
+        var record: [UInt8]
     }
 
     /// Reads `entries`; returns the files kept, in display-path order, and what the file rules
     /// found on them (in the same order). `onRead` is called once per entry, in completion order, from the calling
     /// task; `countKept` asks for the baseline-filtered count of each file's findings (a progress
     /// display shows it; nothing else needs the extra work).
+    ///
+    /// With a `cache`, each file is stat'ed first and its record taken from the cache when still
+    /// valid (the slim file, checked by the file rules like a read one); every file read is
+    /// recorded in it (before the shard is applied: every shard reads every file).
     static func read<Entries: RandomAccessCollection & Sendable>(
         _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
-        countKept: Bool = false, onRead: (Read) -> Void = { _ in }
+        cache: ScanCache? = nil, countKept: Bool = false, onRead: (Read) -> Void = { _ in }
     ) async -> (files: [MediaFile], fileFindings: [Finding]) where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
+        var scanOptions = options
+        if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
+        let options = scanOptions
         var results = [MediaFile?](repeating: nil, count: entries.count)
         // Only files with findings have an entry: (index, findings), put in order at the end.
         var found: [(index: Int, findings: [Finding])] = []
         let limit = max(1, jobs)
-        await withTaskGroup(of: (Int, Read).self) { group in
+        let started = ScanClock.now()
+
+        func deliver(_ index: Int, _ read: Read) {
+            results[index] = read.file
+            if !read.findings.isEmpty { found.append((index, read.findings)) }
+            onRead(read)
+        }
+
+        await withTaskGroup(of: (Int, Read, ToStore?).self) { group in
             var next = 0
+            /// Starts the next read; files the cache answers are delivered on the way.
             func submit() {
-                guard next < entries.count else { return }
-                let index = next
-                let entry = entries[index]
-                next += 1
-                group.addTask {
-                    let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
-                    if let shard, !shard.contains(file) {
-                        return (index, Read(displayPath: entry.displayPath, file: nil, findings: [], kept: 0))
+                while next < entries.count {
+                    let index = next
+                    let entry = entries[index]
+                    next += 1
+                    var key: String?
+                    var stamp: FileStamp?
+                    if let cache, cache.isUsable {
+                        let k = cache.key(for: entry.path)
+                        stamp = FileStamp(path: entry.path)
+                        key = k
+                        if let stamp, let file = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp) {
+                            var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
+                            read.fromCache = true
+                            deliver(index, read)
+                            continue
+                        }
                     }
-                    let slim = file.slimmedForLint(keeping: engine.metadataKeys)
-                    let findings = engine.fileFindings(slim)
-                    let kept = countKept ? engine.countAfterBaseline(findings) : 0
-                    return (index, Read(displayPath: entry.displayPath, file: slim, findings: findings, kept: kept))
+                    group.addTask { [key, stamp] in
+                        let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
+                        let slim = file.slimmedForLint(keeping: engine.metadataKeys)
+                        let toStore = key.flatMap { key in
+                            stamp.flatMap { stamp in RecordCodec.encode(slim).map { ToStore(key: key, stamp: stamp, record: $0) } }
+                        }
+                        return (index, check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept), toStore)
+                    }
+                    return
                 }
             }
-            for _ in 0..<min(limit, entries.count) { submit() }
-            while let (index, read) = await group.next() {
-                results[index] = read.file
-                if !read.findings.isEmpty { found.append((index, read.findings)) }
-                onRead(read)
+            for _ in 0..<limit { submit() }
+            while let (index, read, toStore) = await group.next() {
+                if let toStore { cache?.store(key: toStore.key, stamp: toStore.stamp, record: toStore.record, now: started) }
+                deliver(index, read)
                 submit()
             }
         }
+        cache?.finish()
         found.sort { $0.index < $1.index }
         return (results.compactMap { $0 }, found.flatMap { $0.findings })
+    }
+
+    /// The exiv2 entries a still is read for under `engine`: the makernote (the identifier, and
+    /// whether it is Apple's) and the exiv2 keys its enabled rules declare, in table order; the
+    /// other entries of `MetadataKey.table` (XMP groups no enabled rule reads, say) are not asked for.
+    static func stillKeyPrefixes(for engine: LintEngine) -> [String] {
+        // The motion photo reader works from the XMP claims exiv2 hands back.
+        let claims: Set<MetadataKey> = engine.metadataKeys.contains(MetadataKey.motionPhoto.key)
+            ? Set(MetadataKey.motionPhotoClaims) : []
+        return MetadataKey.table.filter { key in
+            key.reader == .exiv2 && (key == .makerNote || key == .makerNoteGroup || engine.metadataKeys.contains(key.key)
+                                     || claims.contains(key))
+        }.map(\.key)
+    }
+
+    /// A slim file as the scan keeps it: dropped when of another shard, else with its file findings.
+    private static func check(_ slim: MediaFile, displayPath: String, shard: Shard?, engine: LintEngine, countKept: Bool) -> Read {
+        if let shard, !shard.contains(slim) {
+            return Read(displayPath: displayPath, file: nil, findings: [], kept: 0)
+        }
+        let findings = engine.fileFindings(slim)
+        let kept = countKept ? engine.countAfterBaseline(findings) : 0
+        return Read(displayPath: displayPath, file: slim, findings: findings, kept: kept)
+    }
+}
+
+/// The wall clock in nanoseconds since 1970, as file timestamps count.
+enum ScanClock {
+    static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 }

@@ -37,6 +37,8 @@ public struct LintOptions: Sendable {
     /// The photo apps whose verdicts each pair gets (``Consumers``; `all` for every one),
     /// overriding the configuration's `consumers`; nil keeps the configuration's.
     public var consumers: [String]?
+    /// The lint cache (``CacheSetting``): off unless asked for (the CLI turns it on by default).
+    public var cache: CacheSetting = .off
 
     public init(paths: [String], configuration: ConfigurationSource = .discover, baseline: String? = nil,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs, shard: Shard? = nil,
@@ -69,13 +71,22 @@ public enum ScanEvent: Sendable, Hashable {
     case pairFormed(PairRecord)
     /// The scan is done; the summary of its result.
     case finished(LintSummary)
+    /// One file was taken from the cache instead of being read (in place of ``fileRead``, with
+    /// the same meaning otherwise).
+    case fileFromCache(path: String, inShard: Bool, findings: Int)
+    /// Something the user should know that does not stop the scan (the cache cannot be used).
+    /// At most one per scan, before ``finished``.
+    case warning(String)
 }
 
 /// Lints a library: walks the paths, reads every file concurrently (a bounded number at a time),
 /// cuts each down to what the enabled rules read as soon as it is read and runs the file rules on
 /// it, keeps one shard, writes the identifier list, pairs, runs the pair and scan rules, and
 /// returns the result for a reporter (``LintReport``). Memory holds one slim record per file;
-/// the result is the same, byte for byte, whatever ``LintOptions/jobs`` is.
+/// the result is the same, byte for byte, whatever ``LintOptions/jobs`` is, and with or without
+/// ``LintOptions/cache`` (files unchanged since they were recorded come from it instead of being
+/// read: ``ScanEvent/fileFromCache(path:inShard:findings:)``; a cache that cannot be used gives one
+/// ``ScanEvent/warning(_:)``).
 ///
 /// ```swift
 /// let scan = try LibraryScan(LintOptions(paths: ["Photos"]))
@@ -172,6 +183,11 @@ public struct LibraryScan: Sendable {
         return result
     }
 
+    static func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+
     /// Walks and reads the library (slimmed, sharded, checked by the file rules), plus a record
     /// for each path that could not be listed. The walker's listing ends here, before the engine
     /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
@@ -179,9 +195,20 @@ public struct LibraryScan: Sendable {
         let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
+        let cache: ScanCache? = switch options.cache {
+        case .off: nil
+        case .directory(let directory):
+            ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
+                      roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
+                      warn: { progress?(.warning($0)) })
+        }
         var (files, fileFindings) = await LibraryReader.read(
-            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, countKept: progress != nil,
-            onRead: { read in progress?(.fileRead(path: read.displayPath, inShard: read.file != nil, findings: read.kept)) })
+            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache, countKept: progress != nil,
+            onRead: { read in
+                progress?(read.fromCache
+                    ? .fileFromCache(path: read.displayPath, inShard: read.file != nil, findings: read.kept)
+                    : .fileRead(path: read.displayPath, inShard: read.file != nil, findings: read.kept))
+            })
         // A path that could not even be listed is a file that does not read.
         for problem in problems {
             guard shard?.contains(path: problem.path) ?? true else {

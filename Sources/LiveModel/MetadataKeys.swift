@@ -103,6 +103,10 @@ extension MetadataKey {
         "MotionPhoto", "motion-photo", .motionPhoto,
         source: "An Android motion photo's claims (GCamera/Container XMP, Samsung SEF trailer) and the MP4 found after the primary image or in an HEIC 'mpvd' box (developer.android.com/media/platform/motion-photo-format; exiftool Samsung.pm, QuickTime.pm).")
 
+    /// The exiv2 entries ``motionPhoto`` is read from (its XMP claims): a scan whose rules read
+    /// motion photos asks exiv2 for these too.
+    public static let motionPhotoClaims: [MetadataKey] = [.googleCamera, .container, .googleContainer, .camera]
+
     // MARK: - Movies, through our box reader (`moov/meta` `mdta` keys)
 
     public static let contentIdentifier = MetadataKey(

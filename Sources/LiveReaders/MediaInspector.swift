@@ -16,6 +16,9 @@ public struct InspectOptions: Sendable {
     public var maxArchiveTotalBytes: UInt64
     /// Most entries an archive may list before it is refused.
     public var maxArchiveEntries: Int
+    /// For the lint path: the exiv2 key prefixes a still is read for (``StillReadOptions/keyPrefixes``);
+    /// nil for every exiv2 entry of `MetadataKey.table`.
+    public var stillKeyPrefixes: [String]?
 
     public init(everything: Bool, streamProperties: Bool, maxSamplesPerTrack: Int = 10_000,
                 maxArchiveMemberBytes: UInt64 = 1 << 30, maxArchiveTotalBytes: UInt64 = 2 << 30,
@@ -104,7 +107,8 @@ public enum MediaInspector {
         switch format.kind {
         case .still:
             let stillOptions = StillReadOptions(allProperties: options.everything,
-                                                makerNoteTags: options.everything ? nil : StillReadOptions.lintMakerNoteTags)
+                                                makerNoteTags: options.everything ? nil : StillReadOptions.lintMakerNoteTags,
+                                                keyPrefixes: options.stillKeyPrefixes)
             var file = readStill(still(stillOptions), path: shown, format: format)
             if var info = file.still {
                 info.motionPhoto = MotionPhotoReader.read(

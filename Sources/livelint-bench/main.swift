@@ -72,6 +72,9 @@ struct Run: ParsableCommand {
     @Option(help: "Rounds for exiftool (slow).") var exiftoolRounds: Int = 1
     @Option(help: "Extra livelint lint arguments, space-separated.") var lintArgs: String = "--format json"
     @Flag(help: "Skip the dump start-up comparison.") var noDump = false
+    @Option(help: "The C floor's source (compiled once with cc -O2 into --workdir); the Swift floor is used when it is absent.")
+    var cFloor: String = "../shared/bench/io-floor.c"
+    @Flag(help: "Skip the cached second run (livelint lint with a warm cache, against find -printf).") var noCached = false
     @Option(help: "A second livelint binary (say, a build of an earlier commit) timed in the same alternating rounds, to compare a change against its base.")
     var compare: String?
     @Option(help: "How the --compare binary is named in the table.") var compareLabel: String = "base"
@@ -103,18 +106,41 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// The C floor (`../shared/bench/io-floor.c`), compiled once into the workdir; nil without a C compiler or source.
+    func cFloorBinary() -> String? {
+        let binary = workdir + "/io-floor"
+        if access(binary, X_OK) == 0 { return binary }
+        guard FileManager.default.fileExists(atPath: cFloor), let cc = onPath("cc") ?? onPath("gcc") else { return nil }
+        try? FileManager.default.createDirectory(atPath: workdir, withIntermediateDirectories: true)
+        guard let s = try? measure([cc, "-O2", "-o", binary, cFloor]), s.status == 0 else { return nil }
+        return binary
+    }
+
     func bench(folder: String, pairs n: Int, livelint: String, exiftool: String?) throws {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let files = 2 * n
+        let lintArgv = lintArgs.split(separator: " ").map(String.init)
+        // The floor is the C program when it builds (a Swift floor spends ~20 ms starting up).
+        let floor = cFloorBinary().map { [$0, folder] } ?? [me, "floor", folder]
+        // Uncached: `--no-cache` (the default cache would answer every round after the first).
         var tools: [(name: String, argv: [String], rounds: Int)] = [
-            ("floor", [me, "floor", folder], rounds),
-            ("livelint", [livelint, "lint"] + lintArgs.split(separator: " ").map(String.init) + [folder], rounds),
+            ("floor", floor, rounds),
+            ("livelint", [livelint, "lint", "--no-cache"] + lintArgv + [folder], rounds),
         ]
         if let compare {
-            tools.append((compareName, [compare, "lint"] + lintArgs.split(separator: " ").map(String.init) + [folder], rounds))
+            // An older build may not know --no-cache (it had no cache).
+            tools.append((compareName, [compare, "lint"] + lintArgv + [folder], rounds))
+        }
+        // Cached: a cache of this library's own, filled before the rounds, so every round reads
+        // the cache and stats the files; against `find -printf`, which stats them and prints.
+        let cacheDir = "\(workdir)/cache-\(URL(fileURLWithPath: folder).lastPathComponent)"
+        if !noCached {
+            tools.append(("lint cached", [livelint, "lint", "--cache-dir", cacheDir] + lintArgv + [folder], rounds))
+            tools.append(("find -printf", ["find", folder, "-printf", "%s %T@ %i\\n"], rounds))
         }
         if let exiftool { tools.append(("exiftool -ee", [exiftool, "-r", "-j", "-ee", folder], exiftoolRounds)) }
-        // Warm the page cache and check every tool runs.
+        // Warm the page cache, fill the cache, and check every tool runs.
+        if !noCached { try? FileManager.default.removeItem(atPath: cacheDir) }
         for tool in tools where tool.name != "exiftool -ee" { _ = try measure(tool.argv) }
         var samples: [String: [Sample]] = [:]
         for round in 0..<max(rounds, exiftoolRounds) {
@@ -124,7 +150,7 @@ struct Run: ParsableCommand {
         }
         let floorWall = median(samples["floor"]?.map(\.wall) ?? [])
         let floorCPU = median(samples["floor"]?.map(\.cpu) ?? [])
-        print("\n\(n) pairs (\(files) files), warm cache, median of \(rounds) alternating rounds:")
+        print("\n\(n) pairs (\(files) files), warm cache, median of \(rounds) alternating rounds (floor: \(floor[0].hasSuffix("io-floor") ? "C" : "Swift")):")
         print("  tool           wall s    ×floor   cpu s    ×floor   read/file     peak RSS   exit")
         for tool in tools {
             guard let s = samples[tool.name], !s.isEmpty else { continue }
@@ -133,6 +159,16 @@ struct Run: ParsableCommand {
             print("  " + tool.name.padding(toLength: 13, withPad: " ", startingAt: 0) + String(format: " %7.3f  %7.1f×  %7.3f  %7.1f×  %8.1f KiB  %6.1f MiB   %d",
                          wall, wall / floorWall, cpu, cpu / floorCPU,
                          Double(rchar) / Double(files) / 1024, Double(rss) / 1_048_576, s.last?.status ?? -1))
+        }
+        if let cached = samples["lint cached"], let uncached = samples["livelint"], let find = samples["find -printf"] {
+            let cacheBytes = ["", "-wal"].compactMap { suffix in
+                (try? FileManager.default.attributesOfItem(atPath: cacheDir + "/lint-cache.sqlite3" + suffix)[.size] as? NSNumber)?.int64Value
+            }.reduce(0, +)
+            let rchar = cached.map(\.rchar).max() ?? 0, plain = uncached.map(\.rchar).max() ?? 1
+            print(String(format: "  cached: %.3f s = %.2f× find -printf (%.3f s); rchar %.1f MiB, the cache %.1f MiB, beyond it %.2f%% of the uncached run's %.1f MiB",
+                         median(cached.map(\.wall)), median(cached.map(\.wall)) / median(find.map(\.wall)), median(find.map(\.wall)),
+                         Double(rchar) / 1_048_576, Double(cacheBytes) / 1_048_576,
+                         100 * Double(max(0, rchar - cacheBytes)) / Double(plain), Double(plain) / 1_048_576))
         }
         if let lint = samples["livelint"], let base = samples[compareName] {
             print(String(format: "  livelint against %@: wall %+.1f%%, cpu %+.1f%% (medians; negative is faster)",

@@ -105,7 +105,9 @@ struct LazyMediaInfoTests {
 @Suite(.enabled(if: CLI.binary != nil && TestTools.which("script") != nil, "needs the built livelint and script(1)"))
 struct ProgressOnATerminalTests {
     static func onATerminal(_ arguments: [String]) throws -> String {
-        let command = ([CLI.binary?.path ?? "livelint"] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"
+        // The cache of this test process, never the developer's (script(1) passes the environment on).
+        let command = "XDG_CACHE_HOME='\(TestPaths.cacheHome)' "
+            + ([CLI.binary?.path ?? "livelint"] + arguments).map { "'\($0)'" }.joined(separator: " ") + " > /dev/null"
         return try TestTools.run(TestTools.which("script") ?? "/usr/bin/script", ["-qec", command, "/dev/null"]).out
     }
 

@@ -194,7 +194,7 @@ import Testing
         let still = dir + "/out/iphone_15_pro.heic"
         #expect(StillReader.read(path: still).still?.contentIdentifier == Self.identifier)
         #expect(W.movie(dir + "/out/iphone_15_pro.MOV")?.contentIdentifier == Self.identifier)
-        let lint = try Self.run(binary, ["lint", "--format", "json", "--no-config", dir + "/out"])
+        let lint = try Self.run(binary, ["lint", "--format", "json", "--no-config", "--no-cache", dir + "/out"])
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(lint.stdout.utf8)) as? [String: Any])
         let findings = try #require(json["findings"] as? [Any])

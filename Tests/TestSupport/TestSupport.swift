@@ -29,6 +29,20 @@ public enum TestPaths {
         return list
     }()
 
+    /// `XDG_CACHE_HOME` for every `livelint` a test spawns (``ProcessRunner`` sets it unless a
+    /// test gives its own): a folder of this test process, removed when it exits, so tests never
+    /// read or write the developer's `~/.cache/livelint`.
+    public static let cacheHome: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-test-cache-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TestPaths.cacheHomeToRemove) }
+        return path
+    }()
+    /// ``cacheHome``, spelled out again for the C exit handler (which cannot capture).
+    static var cacheHomeToRemove: String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("livelint-test-cache-\(getpid())").path
+    }
+
     /// The `livelint` executable SwiftPM built beside the running test bundle.
     public static let livelintBinary: URL? = {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -105,6 +119,7 @@ public enum ProcessRunner {
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        env["XDG_CACHE_HOME"] = TestPaths.cacheHome
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-run-\(UUID().uuidString)")

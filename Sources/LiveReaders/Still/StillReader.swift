@@ -12,10 +12,14 @@ public struct StillReadOptions: Sendable {
     /// same issues are found) but neither copied nor decoded: lint asks for
     /// ``lintMakerNoteTags`` alone, which spares it the binary plists of every still.
     public var makerNoteTags: Set<UInt16>?
+    /// The exiv2 key prefixes the fast path keeps; nil for ``lintKeyPrefixes`` (every exiv2 entry
+    /// of the table). A scan passes only what its enabled rules read (issue 13).
+    public var keyPrefixes: [String]?
 
-    public init(allProperties: Bool = true, makerNoteTags: Set<UInt16>? = nil) {
+    public init(allProperties: Bool = true, makerNoteTags: Set<UInt16>? = nil, keyPrefixes: [String]? = nil) {
         self.allProperties = allProperties
         self.makerNoteTags = makerNoteTags
+        self.keyPrefixes = keyPrefixes
     }
 
     /// The makernote tags the lint path decodes: the makernote entries of `MetadataKey.table` (the
@@ -126,7 +130,7 @@ public enum StillReader {
         if options.allProperties {
             status = call(nil, 0, &info, &message)
         } else {
-            status = withCStrings(StillReadOptions.lintKeyPrefixes) { prefixes in
+            status = withCStrings(options.keyPrefixes ?? StillReadOptions.lintKeyPrefixes) { prefixes in
                 call(prefixes.baseAddress, prefixes.count, &info, &message)
             }
         }

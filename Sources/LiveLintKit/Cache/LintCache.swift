@@ -1,0 +1,56 @@
+import Foundation
+
+/// `livelint cache stats|clear`: what the lint cache in a folder holds, and removing it.
+public enum LintCache {
+    public struct Stats: Sendable, Hashable {
+        /// The database file.
+        public var path: String
+        /// False when there is no cache there yet.
+        public var exists: Bool
+        /// Bytes on disk: the database plus its write-ahead log.
+        public var bytes: Int64
+        /// File records held.
+        public var records: Int
+        /// The livelint version and record format that wrote it (empty when unknown).
+        public var writtenBy: [String: String]
+        /// Set when the database cannot be read (damaged, not a database): the next `lint` rebuilds it.
+        public var problem: String?
+    }
+
+    /// The database file of the cache in `directory`.
+    public static func databasePath(in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + ScanCache.fileName : directory + "/" + ScanCache.fileName
+    }
+
+    /// What the cache in `directory` holds. Never creates or changes it.
+    public static func stats(directory: String) -> Stats {
+        let path = databasePath(in: directory)
+        var stats = Stats(path: path, exists: FileManager.default.fileExists(atPath: path), bytes: 0, records: 0, writtenBy: [:])
+        guard stats.exists else { return stats }
+        for suffix in ["", "-wal"] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? NSNumber)?.int64Value
+            stats.bytes += size ?? 0
+        }
+        do {
+            let db = try SQLiteDatabase(path: path, create: false)
+            defer { db.close() }
+            stats.writtenBy = try ScanCache.readMeta(db)
+            stats.records = Int(try db.text("SELECT count(*) FROM files") ?? "0") ?? 0
+        } catch {
+            stats.problem = ScanCache.reason(error)
+        }
+        return stats
+    }
+
+    /// Removes the cache in `directory` (the database, its log and shared memory); true when there was one.
+    @discardableResult
+    public static func clear(directory: String) -> Bool {
+        let path = databasePath(in: directory)
+        let existed = FileManager.default.fileExists(atPath: path)
+        ScanCache.removeFiles(at: path)
+        return existed
+    }
+
+    /// The SQLite library in use (`3.40.1`).
+    public static var sqliteVersion: String { SQLiteDatabase.libraryVersion }
+}

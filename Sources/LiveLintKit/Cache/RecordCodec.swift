@@ -1,0 +1,383 @@
+import LiveModel
+
+/// The lint cache's record of one file: the file as ``MediaFile/slimmedForLint(keeping:)`` left
+/// it, in a compact binary form (LEB128 integers, length-prefixed UTF-8, doubles as their bits).
+///
+/// Only what a slim record holds is written; ``encode(_:)`` returns nil for a file that carries
+/// anything else (tracks, audio streams, libmediainfo properties…), which is then simply not
+/// cached, so a record can never drop a field. The path is not stored: a record is found by its
+/// path, and `.livp` members are stored by their name inside the archive. Decoding checks every
+/// length against the bytes left and returns nil for anything damaged (a cache miss).
+///
+/// A test runs every fixture and corpus file through encode and decode and compares `dump()` of
+/// both, so a field added to the model and kept by slimming fails until it is written here
+/// (then bump ``format``).
+enum RecordCodec {
+    /// Bumped whenever the layout changes; a cache of another format is rebuilt.
+    static let format = 2
+
+    // MARK: - Encoding
+
+    static func encode(_ file: MediaFile) -> [UInt8]? {
+        var w = Writer()
+        guard w.file(file, parentPath: nil) else { return nil }
+        return w.bytes
+    }
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(256) }
+
+        mutating func uint(_ v: UInt64) {
+            var v = v
+            while v >= 0x80 {
+                bytes.append(UInt8(v & 0x7F) | 0x80)
+                v >>= 7
+            }
+            bytes.append(UInt8(v))
+        }
+        mutating func int(_ v: Int64) { uint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }  // zigzag
+        mutating func int(_ v: Int) { int(Int64(v)) }
+        mutating func double(_ d: Double) {
+            var bits = d.bitPattern.littleEndian
+            withUnsafeBytes(of: &bits) { bytes.append(contentsOf: $0) }
+        }
+        mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
+        mutating func string(_ s: String) {
+            var s = s
+            s.withUTF8 { utf8 in
+                uint(UInt64(utf8.count))
+                bytes.append(contentsOf: utf8)
+            }
+        }
+        mutating func raw(_ b: [UInt8]) {
+            uint(UInt64(b.count))
+            bytes.append(contentsOf: b)
+        }
+        /// A presence byte, then the value when present.
+        mutating func optional<T>(_ value: T?, _ body: (inout Writer, T) -> Void) {
+            guard let value else { return bytes.append(0) }
+            bytes.append(1)
+            body(&self, value)
+        }
+        mutating func array<T>(_ values: [T], _ body: (inout Writer, T) -> Void) {
+            uint(UInt64(values.count))
+            for v in values { body(&self, v) }
+        }
+
+        mutating func issue(_ i: ReadIssue) {
+            string(i.category.rawValue)
+            string(i.message)
+            optional(i.location) { $0.string($1) }
+            optional(i.offset) { $0.int($1) }
+        }
+
+        mutating func value(_ v: MetadataValue) {
+            switch v {
+            case .string(let s): bytes.append(0); string(s)
+            case .int(let i): bytes.append(1); int(i)
+            case .uint(let u): bytes.append(2); uint(u)
+            case .double(let d): bytes.append(3); double(d)
+            case .bytes(let b): bytes.append(4); raw(b)
+            case .array(let a): bytes.append(5); array(a) { $0.value($1) }
+            case .dictionary(let d): bytes.append(6); array(d) { $0.string($1.key); $0.value($1.value) }
+            case .bool(let b): bytes.append(7); bool(b)
+            }
+        }
+
+        /// False when the file holds something a slim record does not (not cached then).
+        mutating func file(_ f: MediaFile, parentPath: String?) -> Bool {
+            guard f.streamProperties == nil else { return false }
+            if let parentPath {
+                // A member's path is `archive!member`: only the part after the archive's path is kept.
+                let prefix = parentPath + "!"
+                guard f.path.hasPrefix(prefix) else { return false }
+                string(String(f.path.dropFirst(prefix.count)))
+            }
+            string(f.kind.rawValue)
+            string(f.format.rawValue)
+            optional(f.size) { $0.int($1) }
+            optional(f.error) { $0.issue($1) }
+            array(f.warnings) { $0.issue($1) }
+            optional(f.still) { w, s in
+                w.optional(s.width) { $0.int($1) }
+                w.optional(s.height) { $0.int($1) }
+                w.array(s.properties) { w, p in w.string(p.key); w.string(p.type); w.value(p.value) }
+                w.optional(s.makerNote) { w, n in
+                    w.uint(UInt64(n.version))
+                    w.array(n.tags) { w, t in
+                        w.uint(UInt64(t.tag)); w.string(t.name); w.array(t.aliases) { $0.string($1) }
+                        w.string(t.type); w.uint(UInt64(t.count)); w.value(t.value)
+                    }
+                    w.array(n.issues) { $0.issue($1) }
+                }
+                w.optional(s.makerNoteIssue) { $0.issue($1) }
+            }
+            // A motion photo's record (claims, locations, the embedded movie) is not stored: such a
+            // still is read every time, which costs speed on motion photos only.
+            if f.still?.motionPhoto != nil { return false }
+            if let m = f.movie {
+                // Tracks only as slimming keeps them: the video track cut to its edit list (``PairMedia``).
+                guard m.compatibleBrands.isEmpty, m.topLevelBoxes.isEmpty, m.audio.isEmpty,
+                      m.tracks.allSatisfy({ t in
+                          t.format == nil && t.width == 0 && t.height == 0 && t.matrix.isEmpty && t.references.isEmpty
+                              && t.sampleCount == 0 && t.metadata == nil && t.enabled
+                      }) else { return false }
+            }
+            optional(f.movie) { w, m in
+                w.optional(m.majorBrand) { $0.string($1) }
+                w.uint(UInt64(m.timescale))
+                w.uint(m.durationTicks)
+                w.array(m.keys) { w, k in w.string(k.key); w.string(k.namespace); w.uint(UInt64(k.dataType)); w.value(k.value) }
+                w.array(m.tracks) { w, t in
+                    w.uint(UInt64(t.id)); w.string(t.handler); w.uint(UInt64(t.mediaTimescale)); w.uint(t.mediaDurationTicks)
+                    w.array(t.editList) { w, e in w.uint(e.segmentDuration); w.int(e.mediaTime); w.double(e.rate) }
+                }
+                w.optional(m.stillImageTime) { w, t in
+                    w.uint(UInt64(t.trackID)); w.optional(t.value) { $0.int($1) }
+                    w.optional(t.dataType) { $0.uint(UInt64($1)) }; w.optional(t.payloadSize) { $0.int($1) }
+                    w.int(t.sampleCount); w.optional(t.mediaTime) { $0.double($1) }
+                    w.optional(t.presentationTime) { $0.double($1) }; w.double(t.movieDuration)
+                }
+                w.optional(m.video) { w, v in
+                    w.uint(UInt64(v.trackID)); w.string(v.codec); w.optional(v.codecName) { $0.string($1) }
+                    w.optional(v.profile) { $0.string($1) }; w.optional(v.level) { $0.string($1) }
+                    w.int(v.width); w.int(v.height); w.optional(v.chroma) { $0.string($1) }
+                    w.optional(v.bitDepth) { $0.int($1) }; w.optional(v.fullRange) { $0.bool($1) }
+                    w.int(v.frameCount); w.double(v.duration); w.double(v.rotation)
+                }
+            }
+            guard let members = f.members else {
+                bytes.append(0)
+                return true
+            }
+            bytes.append(1)
+            uint(UInt64(members.count))
+            for member in members {
+                guard file(member, parentPath: f.path) else { return false }
+            }
+            return true
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Shared copies of the short strings records repeat (metadata keys, tag names and types,
+    /// codecs), so 100,000 decoded records hold one `ContentIdentifier` rather than 100,000, as
+    /// slimming shares the keys. Seeded with the enabled rules' keys; at most ``limit`` strings.
+    final class Names {
+        private var pool: [String: String] = [:]
+        static let limit = 4_096
+        static let longest = 64
+
+        init(_ keys: Set<String> = []) {
+            for key in keys { pool[key] = key }
+        }
+
+        func shared(_ s: String) -> String {
+            if let kept = pool[s] { return kept }
+            if pool.count < Self.limit, s.utf8.count <= Self.longest { pool[s] = s }
+            return s
+        }
+    }
+
+    /// The file `bytes` describe, at `path`; nil when the bytes are damaged. `names` supplies shared
+    /// copies of repeated strings (``Names``).
+    static func decode(_ bytes: UnsafeRawBufferPointer, path: String, names: Names) -> MediaFile? {
+        var r = Reader(bytes: bytes, names: names)
+        guard let file = r.file(path: path, depth: 0), r.offset == bytes.count else { return nil }
+        return file
+    }
+
+    /// Limits on what a record may claim, so a damaged one cannot ask for much memory.
+    private static let maxCount = 1 << 16
+    private static let maxDepth = 8
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        let names: Names
+        var offset = 0
+
+        init(bytes: UnsafeRawBufferPointer, names: Names) {
+            self.bytes = bytes
+            self.names = names
+        }
+
+        mutating func byte() -> UInt8? {
+            guard offset < bytes.count else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+        mutating func uint() -> UInt64? {
+            var v: UInt64 = 0
+            var shift: UInt64 = 0
+            while let b = byte() {
+                guard shift < 64 else { return nil }
+                v |= UInt64(b & 0x7F) << shift
+                if b & 0x80 == 0 { return v }
+                shift += 7
+            }
+            return nil
+        }
+        mutating func int64() -> Int64? {
+            guard let u = uint() else { return nil }
+            return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
+        }
+        mutating func int() -> Int? { int64().map { Int($0) } }
+        mutating func uint32() -> UInt32? { uint().flatMap { UInt32(exactly: $0) } }
+        mutating func double() -> Double? {
+            guard bytes.count - offset >= 8 else { return nil }
+            var bits: UInt64 = 0
+            for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+            offset += 8
+            return Double(bitPattern: bits)
+        }
+        mutating func bool() -> Bool? {
+            guard let b = byte(), b <= 1 else { return nil }
+            return b == 1
+        }
+        mutating func count() -> Int? {
+            guard let n = uint(), n <= UInt64(min(RecordCodec.maxCount, bytes.count - offset)) else { return nil }
+            return Int(n)
+        }
+        mutating func rawBytes() -> [UInt8]? {
+            guard let n = uint(), n <= UInt64(bytes.count - offset) else { return nil }
+            defer { offset += Int(n) }
+            return Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))]))
+        }
+        mutating func string() -> String? {
+            guard let n = uint(), n <= UInt64(bytes.count - offset) else { return nil }
+            defer { offset += Int(n) }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))]), as: UTF8.self)
+        }
+        /// A string records repeat (a key, a tag name), shared through `names`.
+        mutating func name() -> String? {
+            string().map(names.shared)
+        }
+        /// Decodes a presence byte and the value: `.some(nil)` when absent, nil when damaged.
+        mutating func optional<T>(_ body: (inout Reader) -> T?) -> T?? {
+            switch byte() {
+            case 0: return .some(nil)
+            case 1: return body(&self).map { .some($0) } ?? nil
+            default: return nil
+            }
+        }
+        mutating func array<T>(_ body: (inout Reader) -> T?) -> [T]? {
+            guard let n = count() else { return nil }
+            var out: [T] = []
+            out.reserveCapacity(n)
+            for _ in 0..<n {
+                guard let v = body(&self) else { return nil }
+                out.append(v)
+            }
+            return out
+        }
+
+        mutating func issue() -> ReadIssue? {
+            guard let c = string().flatMap(ReadIssue.Category.init(rawValue:)), let m = string(),
+                  let l = optional({ $0.string() }), let o = optional({ $0.int64() }) else { return nil }
+            return ReadIssue(c, m, location: l, offset: o)
+        }
+
+        mutating func value(depth: Int = 0) -> MetadataValue? {
+            guard depth < RecordCodec.maxDepth, let tag = byte() else { return nil }
+            switch tag {
+            case 0: return string().map { .string($0) }
+            case 1: return int64().map { .int($0) }
+            case 2: return uint().map { .uint($0) }
+            case 3: return double().map { .double($0) }
+            case 4: return rawBytes().map { .bytes($0) }
+            case 5: return array { $0.value(depth: depth + 1) }.map { .array($0) }
+            case 6:
+                return array { r -> MetadataValue.KeyValue? in
+                    guard let k = r.string(), let v = r.value(depth: depth + 1) else { return nil }
+                    return MetadataValue.KeyValue(k, v)
+                }.map { .dictionary($0) }
+            case 7: return bool().map { .bool($0) }
+            default: return nil
+            }
+        }
+
+        mutating func still() -> StillInfo? {
+            guard let width = optional({ $0.int() }), let height = optional({ $0.int() }),
+                  let properties = array({ r -> MetadataProperty? in
+                      guard let k = r.name(), let t = r.name(), let v = r.value() else { return nil }
+                      return MetadataProperty(key: k, type: t, value: v)
+                  }),
+                  let note = optional({ r -> AppleMakerNoteInfo? in
+                      guard let version = r.uint().flatMap({ UInt16(exactly: $0) }),
+                            let tags = r.array({ r -> MakerAppleTag? in
+                                guard let tag = r.uint().flatMap({ UInt16(exactly: $0) }), let name = r.name(),
+                                      let aliases = r.array({ $0.name() }), let type = r.name(),
+                                      let count = r.uint32(), let value = r.value() else { return nil }
+                                return MakerAppleTag(tag: tag, name: name, aliases: aliases, type: type, count: count, value: value)
+                            }),
+                            let issues = r.array({ $0.issue() }) else { return nil }
+                      return AppleMakerNoteInfo(version: version, tags: tags, issues: issues)
+                  }),
+                  let noteIssue = optional({ $0.issue() })
+            else { return nil }
+            return StillInfo(width: width, height: height, properties: properties, makerNote: note, makerNoteIssue: noteIssue)
+        }
+
+        mutating func movie() -> MovieInfo? {
+            guard let brand = optional({ $0.name() }), let timescale = uint32(), let duration = uint(),
+                  let keys = array({ r -> QuickTimeKey? in
+                      guard let k = r.name(), let ns = r.name(), let t = r.uint32(), let v = r.value() else { return nil }
+                      return QuickTimeKey(key: k, namespace: ns, dataType: t, value: v)
+                  }),
+                  let tracks = array({ r -> TrackInfo? in
+                      guard let id = r.uint32(), let handler = r.name(), let timescale = r.uint32(), let ticks = r.uint(),
+                            let edits = r.array({ r -> EditListEntry? in
+                                guard let d = r.uint(), let t = r.int64(), let rate = r.double() else { return nil }
+                                return EditListEntry(segmentDuration: d, mediaTime: t, rate: rate)
+                            }) else { return nil }
+                      return TrackInfo(id: id, handler: handler, mediaTimescale: timescale, mediaDurationTicks: ticks,
+                                       matrix: [], editList: edits)
+                  }),
+                  let stillTime = optional({ r -> StillImageTime? in
+                      guard let track = r.uint32(), let value = r.optional({ $0.int64() }),
+                            let type = r.optional({ $0.uint32() }), let size = r.optional({ $0.int() }),
+                            let samples = r.int(), let media = r.optional({ $0.double() }),
+                            let presentation = r.optional({ $0.double() }), let movieDuration = r.double() else { return nil }
+                      return StillImageTime(trackID: track, value: value, dataType: type, payloadSize: size, sampleCount: samples,
+                                            mediaTime: media, presentationTime: presentation, movieDuration: movieDuration)
+                  }),
+                  let video = optional({ r -> VideoStream? in
+                      guard let track = r.uint32(), let codec = r.name(), let name = r.optional({ $0.name() }),
+                            let profile = r.optional({ $0.name() }), let level = r.optional({ $0.name() }),
+                            let width = r.int(), let height = r.int(), let chroma = r.optional({ $0.name() }),
+                            let depth = r.optional({ $0.int() }), let full = r.optional({ $0.bool() }),
+                            let frames = r.int(), let duration = r.double(), let rotation = r.double() else { return nil }
+                      return VideoStream(trackID: track, codec: codec, codecName: name, profile: profile, level: level,
+                                         width: width, height: height, chroma: chroma, bitDepth: depth, fullRange: full,
+                                         frameCount: frames, duration: duration, rotation: rotation)
+                  })
+            else { return nil }
+            return MovieInfo(majorBrand: brand, timescale: timescale, durationTicks: duration, keys: keys, tracks: tracks,
+                             stillImageTime: stillTime, video: video)
+        }
+
+        mutating func file(path: String, depth: Int) -> MediaFile? {
+            guard depth < 2,
+                  let kind = string().flatMap(FileKind.init(rawValue:)),
+                  let format = string().flatMap(ContainerFormat.init(rawValue:)),
+                  let size = optional({ $0.int64() }), let error = optional({ $0.issue() }),
+                  let warnings = array({ $0.issue() }),
+                  let still = optional({ $0.still() }), let movie = optional({ $0.movie() }),
+                  let hasMembers = bool()
+            else { return nil }
+            var members: [MediaFile]?
+            if hasMembers {
+                guard let list = array({ r -> MediaFile? in
+                    guard let name = r.string() else { return nil }
+                    return r.file(path: path + "!" + name, depth: depth + 1)
+                }) else { return nil }
+                members = list
+            }
+            return MediaFile(path: path, kind: kind, format: format, size: size, still: still, movie: movie,
+                             members: members, error: error, warnings: warnings)
+        }
+    }
+}

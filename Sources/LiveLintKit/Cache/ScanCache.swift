@@ -1,0 +1,395 @@
+import CSQLite
+import Foundation
+import LiveLintEngine
+import LiveModel
+
+/// Where `lint` keeps its cache, and whether it uses one.
+public enum CacheSetting: Sendable, Hashable {
+    /// No cache: every file is read.
+    case off
+    /// The cache in this folder (created when missing).
+    case directory(String)
+
+    /// `$XDG_CACHE_HOME/livelint`, else `~/.cache/livelint` (the XDG Base Directory default), as
+    /// `environment` gives them; nil when neither variable is set.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        // The specification: a relative XDG_CACHE_HOME is invalid and must be ignored.
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/livelint" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/livelint" }
+        return nil
+    }
+}
+
+/// The lint cache: an SQLite database of slim file records (``RecordCodec``), one per path, each
+/// stored with the ``FileStamp`` it was read under and the set of metadata keys kept.
+///
+/// A record is reused only when the file's device, inode, size, mtime and ctime (nanoseconds) and
+/// the metadata keys are unchanged, and the database was written by this livelint version and
+/// record format; every other file is read again, and its record replaced. The database is in WAL
+/// mode with a busy timeout, so runs at once on one cache each see a consistent database and wait
+/// for each other's short write transactions. A cache that cannot be used (damaged, from another
+/// version, unwritable, a full disk, locked too long) costs speed, never correctness: one warning,
+/// then the run reads what it must. A damaged or other-version database is rebuilt.
+///
+/// Not `Sendable`: the scan's consuming task uses it alone.
+final class ScanCache {
+    static let fileName = "lint-cache.sqlite3"
+    /// Records of files whose ctime is this close to the moment they were stat'ed are not kept:
+    /// a file rewritten again within the file system's timestamp granularity could keep the same
+    /// stamp (git's "racily clean" entries). Such files are read again next time.
+    static let settleNanoseconds: Int64 = 1_000_000_000
+    /// Inserts per write transaction (short, so a concurrent run waits little).
+    static let batch = 2_000
+
+    let path: String
+    /// Two connections: one reads the records in key order through one cursor (a snapshot taken
+    /// at the start of the scan), the other writes new records in short transactions.
+    private var database: SQLiteDatabase?
+    private var readDatabase: SQLiteDatabase?
+    private var cursor: SQLiteStatement?
+    private var insert: SQLiteStatement?
+    /// The cursor's state: whether it stands on a row, and the last key asked for.
+    private var onRow = false
+    private var lastKey: [UInt8] = []
+    private var pending = 0
+    private let keySignature: Int64
+    private let names: RecordCodec.Names
+    private let warn: (String) -> Void
+    private var warned = false
+    /// The current directory, for making relative paths absolute (the key of a record).
+    private let workingDirectory: String
+
+    /// The scanned folders, as absolute key prefixes ending in `/`, and whether hidden files are
+    /// listed: what decides that a record the cursor steps over is of a file that is gone.
+    private let roots: [String]
+    private let includeHidden: Bool
+    /// Keys of records of files no longer listed, deleted by ``finish()``; the key before the
+    /// current one (empty after a seek).
+    private var stale: [String] = []
+    private var lastStaleBound: [UInt8] = []
+    static let maxStale = 100_000
+
+    /// Counts for the progress display and `cache stats`.
+    private(set) var hits = 0
+    private(set) var misses = 0
+
+    /// Opens the cache in `directory` for an engine that keeps `metadataKeys`; `warn` is called at
+    /// most once, with a line for the user, when the cache cannot be used (then every lookup misses).
+    init(directory: String, metadataKeys: Set<String>, roots: [String] = [], includeHidden: Bool = false,
+         warn: @escaping (String) -> Void) {
+        path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
+        keySignature = Int64(bitPattern: Shard.fnv1a(metadataKeys.sorted().joined(separator: "\n")))
+        names = RecordCodec.Names(metadataKeys)
+        self.warn = warn
+        let cwd = FileManager.default.currentDirectoryPath
+        workingDirectory = cwd
+        self.roots = roots.map { root in
+            let trimmed = root.hasSuffix("/") ? root : root + "/"
+            if trimmed.hasPrefix("/") { return trimmed }
+            let relative = trimmed.hasPrefix("./") ? String(trimmed.dropFirst(2)) : trimmed
+            return relative == "./" || relative.isEmpty ? (cwd.hasSuffix("/") ? cwd : cwd + "/")
+                : (cwd.hasSuffix("/") ? cwd : cwd + "/") + relative
+        }
+        self.includeHidden = includeHidden
+        if let problem = Self.makeDirectories(directory) {
+            disable("cannot create the cache folder \(directory) (\(problem)): running without it")
+            return
+        }
+        open(retrying: true)
+    }
+
+    /// `mkdir -p`; nil when the folder exists or was made, else what went wrong (`Not a directory`).
+    static func makeDirectories(_ path: String) -> String? {
+        var st = stat()
+        if stat(path, &st) == 0 { return (st.st_mode & S_IFMT) == S_IFDIR ? nil : String(cString: strerror(ENOTDIR)) }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, let problem = makeDirectories(parent) { return problem }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { return String(cString: strerror(errno)) }
+        return nil
+    }
+
+    /// The database's identity: which livelint and record format wrote it.
+    static var identity: [String: String] {
+        ["livelint": livelintVersion, "format": String(RecordCodec.format)]
+    }
+
+    private func open(retrying: Bool) {
+        do {
+            let db = try SQLiteDatabase(path: path)
+            database = db
+            _ = try db.text("PRAGMA journal_mode=WAL")
+            try db.execute("PRAGMA synchronous=NORMAL")
+            try db.execute("BEGIN IMMEDIATE")
+            try db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            let stored = try Self.readMeta(db)
+            if stored != Self.identity {
+                if !stored.isEmpty {
+                    note("the cache \(path) was written by livelint \(stored["livelint"] ?? "?") "
+                         + "(record format \(stored["format"] ?? "?")): rebuilding it")
+                }
+                // Another version's table may have other columns: made anew, not emptied.
+                try db.execute("DROP TABLE IF EXISTS files")
+                let set = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
+                for (key, value) in Self.identity.sorted(by: { $0.key < $1.key }) {
+                    set.bind(1, key)
+                    set.bind(2, value)
+                    try set.step()
+                    set.reset()
+                }
+            }
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS files(
+                    path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, keys INTEGER NOT NULL, checksum INTEGER NOT NULL,
+                    record BLOB NOT NULL) WITHOUT ROWID
+                """)
+            try db.execute("COMMIT")
+            let reader = try SQLiteDatabase(path: path, create: false)
+            readDatabase = reader
+            // One ordered pass reads each page once: a small page cache (2 MiB) is enough.
+            try reader.execute("PRAGMA cache_size=-2048")
+            cursor = try reader.prepare("""
+                SELECT path, device, inode, size, mtime, ctime, keys, checksum, record FROM files
+                WHERE path >= ? ORDER BY path
+                """)
+            insert = try db.prepare("""
+                INSERT OR REPLACE INTO files(path, device, inode, size, mtime, ctime, keys, checksum, record)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        } catch where error.isCorrupt && retrying {
+            note("the cache \(path) is damaged (\(error.message)): rebuilding it")
+            closeDatabase()
+            Self.removeFiles(at: path)
+            open(retrying: false)
+        } catch {
+            disable("cannot use the cache \(path) (\(Self.reason(error))): running without it")
+        }
+    }
+
+    static func readMeta(_ db: SQLiteDatabase) throws(SQLiteError) -> [String: String] {
+        let statement = try db.prepare("SELECT key, value FROM meta")
+        var out: [String: String] = [:]
+        while try statement.step() {
+            if let k = statement.text(0), let v = statement.text(1) { out[k] = v }
+        }
+        return out
+    }
+
+    /// The record's key: the path made absolute (not resolved: a miss only costs a read).
+    func key(for openPath: String) -> String {
+        if openPath.hasPrefix("/") { return openPath }
+        let relative = openPath.hasPrefix("./") ? String(openPath.dropFirst(2)) : openPath
+        return workingDirectory.hasSuffix("/") ? workingDirectory + relative : workingDirectory + "/" + relative
+    }
+
+    /// The file's cached record, shown as `displayPath`, when it is still valid for `stamp`.
+    ///
+    /// Keys are looked up through one cursor walking the table in key order, as a scan asks for
+    /// them (the walker lists paths in byte order): a step or two per file instead of a B-tree
+    /// search, and each page read once. A key before the last one, or far ahead, re-seeks.
+    func record(key: String, displayPath: String, stamp: FileStamp) -> MediaFile? {
+        guard let cursor else { return nil }
+        var key = key
+        return key.withUTF8 { keyBytes -> MediaFile? in
+            do {
+                let ahead = keyBytes.lexicographicallyPrecedes(lastKey) == false
+                if !ahead || lastKey.isEmpty { try seek(keyBytes) }
+                lastStaleBound = ahead && !lastKey.isEmpty ? lastKey : []
+                lastKey = Array(keyBytes)
+                var skipped = 0
+                while onRow {
+                    let order = cursor.withText(0) { Self.compare($0, keyBytes) }
+                    if order > 0 { break }
+                    if order < 0 {
+                        // A record between two listed files of one scanned folder is of a file
+                        // no longer there (deleted, renamed): dropped at the end of the scan.
+                        let row = cursor.withText(0) { String(decoding: $0, as: UTF8.self) }
+                        if stale.count < Self.maxStale,
+                           Self.isStale(row, between: lastStaleBound, and: keyBytes, roots: roots, includeHidden: includeHidden) {
+                            stale.append(row)
+                        }
+                        skipped += 1
+                        if skipped > 64 {
+                            try seek(keyBytes)
+                            skipped = Int.min  // seek once only
+                        } else {
+                            onRow = try cursor.step()
+                        }
+                        continue
+                    }
+                    let file = matching(stamp: stamp, displayPath: displayPath)
+                    onRow = try cursor.step()
+                    if file == nil { misses += 1 } else { hits += 1 }
+                    return file
+                }
+                misses += 1
+                return nil
+            } catch {
+                fail(error)
+                return nil
+            }
+        }
+    }
+
+    /// True when `row` (a key the cursor passed between the listed keys `before` and `after`) is
+    /// of a file the walk would have listed: both keys and the row under one scanned folder, and
+    /// no hidden component unless hidden files are listed.
+    static func isStale(_ row: String, between before: [UInt8], and after: UnsafeBufferPointer<UInt8>,
+                        roots: [String], includeHidden: Bool) -> Bool {
+        guard !before.isEmpty else { return false }
+        let afterKey = String(decoding: after, as: UTF8.self), beforeKey = String(decoding: before, as: UTF8.self)
+        guard let root = roots.first(where: { row.hasPrefix($0) && beforeKey.hasPrefix($0) && afterKey.hasPrefix($0) })
+        else { return false }
+        return includeHidden || !row.dropFirst(root.count).split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+
+    /// Puts the cursor on the first row at or after `key`.
+    private func seek(_ key: UnsafeBufferPointer<UInt8>) throws(SQLiteError) {
+        guard let cursor else { return }
+        cursor.reset()
+        cursor.bind(1, String(decoding: key, as: UTF8.self))
+        onRow = try cursor.step()
+    }
+
+    /// The record on the cursor's row when its stamp, keys and checksum match.
+    private func matching(stamp: FileStamp, displayPath: String) -> MediaFile? {
+        guard let cursor,
+              cursor.int64(1) == stamp.device, cursor.int64(2) == stamp.inode, cursor.int64(3) == stamp.size,
+              cursor.int64(4) == stamp.modified, cursor.int64(5) == stamp.changed, cursor.int64(6) == keySignature
+        else { return nil }
+        let checksum = cursor.int64(7)
+        return cursor.withBlob(8) { bytes -> MediaFile? in
+            guard Self.checksum(bytes) == checksum else { return nil }
+            return RecordCodec.decode(bytes, path: displayPath, names: names)
+        }
+    }
+
+    /// memcmp order of two UTF-8 strings (SQLite's BINARY collation, the walker's order).
+    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmp(pa, pb, n)
+            if c != 0 { return Int(c) }
+        }
+        return a.count - b.count
+    }
+
+    /// Keeps `record` (``RecordCodec/encode(_:)`` of the slim file) for the file at `key`, read under `stamp`.
+    func store(key: String, stamp: FileStamp, record: [UInt8], now: Int64) {
+        guard let insert, let database, now - stamp.changed >= Self.settleNanoseconds else { return }
+        do {
+            if pending == 0 { try database.execute("BEGIN IMMEDIATE") }
+            insert.bind(1, key)
+            insert.bind(2, stamp.device)
+            insert.bind(3, stamp.inode)
+            insert.bind(4, stamp.size)
+            insert.bind(5, stamp.modified)
+            insert.bind(6, stamp.changed)
+            insert.bind(7, keySignature)
+            insert.bind(8, record.withUnsafeBytes { Self.checksum($0) })
+            insert.bind(9, record)
+            try insert.step()
+            insert.reset()
+            pending += 1
+            if pending >= Self.batch { try commit() }
+        } catch {
+            insert.reset()
+            fail(error)
+        }
+    }
+
+    /// Commits what was stored; call once the scan's reading is done.
+    func finish() {
+        // The reader's snapshot ends first, so the last commit can checkpoint the log.
+        cursor = nil
+        readDatabase?.close()
+        readDatabase = nil
+        do {
+            try commit()
+            if !stale.isEmpty, let database {
+                try database.execute("BEGIN IMMEDIATE")
+                let delete = try database.prepare("DELETE FROM files WHERE path = ?")
+                for key in stale {
+                    delete.bind(1, key)
+                    try delete.step()
+                    delete.reset()
+                }
+                try database.execute("COMMIT")
+            }
+        } catch { fail(error) }
+        closeDatabase()
+    }
+
+    private func commit() throws(SQLiteError) {
+        guard pending > 0, let database else { return }
+        pending = 0
+        try database.execute("COMMIT")
+    }
+
+    /// An error while in use: one warning, and no cache for the rest of the run (what was committed stays).
+    /// A damaged database (found mid-run, say a truncated file) is removed, so the next run rebuilds it.
+    private func fail(_ error: any Error) {
+        if pending > 0 { try? database?.execute("ROLLBACK") }
+        pending = 0
+        if let e = error as? SQLiteError, e.isCorrupt {
+            disable("the cache \(path) is damaged (\(e.message)): reading the remaining files without it; the next run rebuilds it")
+            Self.removeFiles(at: path)
+            return
+        }
+        disable("the cache \(path) stopped working (\(Self.reason(error))): reading the remaining files without it")
+    }
+
+    private func disable(_ message: String) {
+        closeDatabase()
+        note(message)
+    }
+
+    private func note(_ message: String) {
+        guard !warned else { return }
+        warned = true
+        warn(message)
+    }
+
+    private func closeDatabase() {
+        cursor = nil
+        insert = nil
+        onRow = false
+        readDatabase?.close()
+        readDatabase = nil
+        database?.close()
+        database = nil
+    }
+
+    /// True while lookups can hit.
+    var isUsable: Bool { cursor != nil }
+
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? SQLiteError {
+            switch e.primary {
+            case SQLITE_FULL: return "disk full"
+            case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: return "not writable: \(e.message)"
+            case SQLITE_BUSY, SQLITE_LOCKED: return "locked by another process for too long"
+            default: return e.message
+            }
+        }
+        if let e = error as? CocoaError, let underlying = e.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.localizedDescription
+        }
+        return error.localizedDescription
+    }
+
+    /// 64-bit FNV-1a of a record's bytes: a damaged record that still decodes is not trusted.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    /// Removes the database and its WAL and shared-memory files.
+    static func removeFiles(at path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import LiveLintEngine
+@testable import LiveLintKit
+import LiveModel
+import LiveReaders
+import Rules
+import TestSupport
+import Testing
+
+/// The lint cache (issue 13), called as a library: which files it answers, which it reads again,
+/// and that a report from it is the report without it, byte for byte. Every test uses a cache
+/// folder of its own under the temporary folder, never `~/.cache`.
+@Suite struct ScanCacheTests {
+    /// A fresh folder holding a copy of the sample library, and a cache folder beside it. Returns
+    /// once the copies are older than the cache's settle time (records of files changed in the
+    /// last second are not kept).
+    static func workspace() throws -> (library: String, cache: String, remove: () -> Void) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-cache-\(UUID().uuidString)")
+        let library = root.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("library"), to: library)
+        Thread.sleep(forTimeInterval: Double(ScanCache.settleNanoseconds) / 1e9 + 0.1)
+        return (library.path, root.appendingPathComponent("cache").path, { try? FileManager.default.removeItem(at: root) })
+    }
+
+    struct Outcome {
+        var report: String
+        var read: [String]
+        var fromCache: [String]
+        var warnings: [String]
+    }
+
+    /// Lints `library` (defaults, JSON report) with `cache`, and sorts the events out.
+    static func lint(_ library: String, cache: CacheSetting, shard: Shard? = nil) async throws -> Outcome {
+        var options = LintOptions(paths: [library], configuration: .defaults, shard: shard)
+        options.cache = cache
+        let scan = try LibraryScan(options)
+        let events = EventLog()
+        let result = try await scan.run { events.append($0) }
+        var report = ""
+        LintReport(format: .json, failOn: scan.failOn(nil), rules: scan.ruleSummaries).write(result) { report += $0 }
+        var outcome = Outcome(report: report, read: [], fromCache: [], warnings: [])
+        for event in events.events {
+            switch event {
+            case .fileRead(let path, _, _): outcome.read.append(path)
+            case .fileFromCache(let path, _, _): outcome.fromCache.append(path)
+            case .warning(let text): outcome.warnings.append(text)
+            default: break
+            }
+        }
+        return outcome
+    }
+
+    @Test func secondRunComesFromTheCacheWithTheSameReport() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let plain = try await Self.lint(library, cache: .off)
+        let first = try await Self.lint(library, cache: .directory(cache))
+        let second = try await Self.lint(library, cache: .directory(cache))
+        #expect(first.report == plain.report)
+        #expect(second.report == plain.report)
+        #expect(first.fromCache.isEmpty && !first.read.isEmpty)
+        // Everything that reads is cached (a path that cannot be listed is never read at all).
+        #expect(second.read.isEmpty, "read again: \(second.read)")
+        #expect(second.fromCache.count == first.read.count)
+        #expect(first.warnings.isEmpty && second.warnings.isEmpty, "\(first.warnings + second.warnings)")
+        #expect(LintCache.stats(directory: cache).records == first.read.count)
+        // A shard of a cached library is the shard of the uncached one.
+        let shard = try #require(Shard("2/3"))
+        #expect(try await Self.lint(library, cache: .directory(cache), shard: shard).report
+                == (try await Self.lint(library, cache: .off, shard: shard)).report)
+    }
+
+    /// A file edited in place with its modification time put back (`touch -r`) has a new ctime:
+    /// it is read again, and the report shows the edit.
+    @Test func editWithRestoredModificationTimeIsReadAgain() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        _ = try await Self.lint(library, cache: .directory(cache))
+        let movie = library + "/2024/05/IMG_0001.MOV"
+        var st = stat()
+        #expect(stat(movie, &st) == 0)
+        let before = try #require(FileStamp(path: movie))
+        // A different identifier of the same length, in place.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: movie)))
+        let id = try #require(Self.range(of: "-", after: Self.range(of: "com.apple.quicktime.content.identifier", in: bytes), in: bytes))
+        bytes[id - 1] = bytes[id - 1] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: movie))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        // `touch -r`: the access and modification times put back to the nanosecond (utimensat).
+        var times = [st.st_atim, st.st_mtim]
+        #expect(utimensat(AT_FDCWD, movie, &times, 0) == 0)
+        let after = try #require(FileStamp(path: movie))
+        #expect(after.modified == before.modified && after.size == before.size && after.inode == before.inode)
+        #expect(after.changed != before.changed)
+
+        let cached = try await Self.lint(library, cache: .directory(cache))
+        #expect(cached.read == ["2024/05/IMG_0001.MOV"])
+        #expect(cached.report == (try await Self.lint(library, cache: .off)).report)
+        #expect(cached.report.contains("identifier-mismatch") && cached.report.contains("2024/05/IMG_0001.MOV"))
+    }
+
+    /// A file replaced by another (same name, size and mtime; a new inode) is read again.
+    @Test func replacedFileIsReadAgain() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        _ = try await Self.lint(library, cache: .directory(cache))
+        let still = library + "/2024/05/IMG_0001.JPG"
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: still)[.modificationDate] as? Date)
+        let replacement = still + ".new"
+        try FileManager.default.copyItem(atPath: still, toPath: replacement)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: replacement)
+        #expect(rename(replacement, still) == 0)
+        let cached = try await Self.lint(library, cache: .directory(cache))
+        #expect(cached.read == ["2024/05/IMG_0001.JPG"])
+        #expect(cached.fromCache.count > 10)
+    }
+
+    /// Records of files that are gone (deleted between two listed files) are dropped; hidden
+    /// files, which the walk does not list without --include-hidden, keep theirs.
+    @Test func recordsOfDeletedFilesAreDropped() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let hidden = library + "/2024/05/.IMG_9999.JPG"
+        try FileManager.default.copyItem(atPath: library + "/2024/05/IMG_0001.JPG", toPath: hidden)
+        try await Task.sleep(nanoseconds: UInt64(ScanCache.settleNanoseconds) + 100_000_000)
+        var options = LintOptions(paths: [library], configuration: .defaults, includeHidden: true)
+        options.cache = .directory(cache)
+        _ = try await LibraryScan(options).run()
+        let before = LintCache.stats(directory: cache).records
+        // Two files in the middle of the listing go away.
+        try FileManager.default.removeItem(atPath: library + "/broken/orphans/IMG_0110.JPG")
+        try FileManager.default.removeItem(atPath: library + "/broken/orphans/IMG_0111.MOV")
+        let after = try await Self.lint(library, cache: .directory(cache))
+        #expect(after.read.isEmpty)
+        #expect(LintCache.stats(directory: cache).records == before - 2)
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        #expect(try db.text("SELECT count(*) FROM files WHERE path LIKE '%/.IMG_9999.JPG'") == "1")
+        #expect(try db.text("SELECT count(*) FROM files WHERE path LIKE '%/orphans/%'") == "0")
+        db.close()
+    }
+
+    /// A cache written by another livelint version (or record format) is rebuilt, with one warning.
+    @Test func cacheOfAnotherVersionIsRebuilt() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let first = try await Self.lint(library, cache: .directory(cache))
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        // An older livelint, whose table had other columns.
+        try db.execute("""
+            UPDATE meta SET value = '0.0.1' WHERE key = 'livelint';
+            DROP TABLE files;
+            CREATE TABLE files(path TEXT PRIMARY KEY, data BLOB);
+            INSERT INTO files VALUES ('/x', x'00');
+            """)
+        db.close()
+        #expect(LintCache.stats(directory: cache).writtenBy["livelint"] == "0.0.1")
+        let rebuilt = try await Self.lint(library, cache: .directory(cache))
+        #expect(rebuilt.warnings.count == 1 && rebuilt.warnings[0].contains("0.0.1"), "\(rebuilt.warnings)")
+        #expect(rebuilt.fromCache.isEmpty)
+        #expect(rebuilt.report == first.report)
+        let again = try await Self.lint(library, cache: .directory(cache))
+        #expect(again.read.isEmpty && again.warnings.isEmpty)
+        #expect(LintCache.stats(directory: cache).writtenBy == ScanCache.identity)
+    }
+
+    /// Damaged records (a flipped byte in a stored record) are not trusted: read again, same report.
+    @Test func damagedRecordIsReadAgain() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let first = try await Self.lint(library, cache: .directory(cache))
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        // Change one byte of the record of every still in 2024/05 (the blob's middle).
+        try db.execute("""
+            UPDATE files SET record = substr(record, 1, length(record) / 2) || x'00' || substr(record, length(record) / 2 + 2)
+            WHERE path LIKE '%/2024/05/%.JPG'
+            """)
+        db.close()
+        let again = try await Self.lint(library, cache: .directory(cache))
+        #expect(!again.read.isEmpty && again.read.allSatisfy { $0.hasPrefix("2024/05/") && $0.hasSuffix(".JPG") }, "\(again.read)")
+        #expect(again.report == first.report)
+    }
+
+    /// A different set of enabled rules' metadata keys does not reuse the records.
+    @Test func otherMetadataKeysReadAgain() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        _ = try await Self.lint(library, cache: .directory(cache))
+        let keys = try LintEngine(rules: builtinRules).metadataKeys
+        let other = ScanCache(directory: cache, metadataKeys: keys.union(["Exif.Image.Software"]), warn: { _ in })
+        let file = library + "/2024/05/IMG_0001.JPG"
+        #expect(other.record(key: file, displayPath: "x", stamp: try #require(FileStamp(path: file))) == nil)
+        other.finish()
+        let same = ScanCache(directory: cache, metadataKeys: keys, warn: { _ in })
+        #expect(same.record(key: file, displayPath: "x", stamp: try #require(FileStamp(path: file)))?.path == "x")
+        same.finish()
+    }
+
+    static func range(of text: String, after start: Int = 0, in bytes: [UInt8]) -> Int? {
+        let needle = Array(text.utf8)
+        guard bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
+        for i in start...(bytes.count - needle.count) where bytes[i] == needle[0] && Array(bytes[i..<(i + needle.count)]) == needle {
+            return i + needle.count
+        }
+        return nil
+    }
+    static func range(of text: String, after start: Int?, in bytes: [UInt8]) -> Int? {
+        start.flatMap { range(of: text, after: $0, in: bytes) }
+    }
+}
+
+/// ``RecordCodec``: every fixture and corpus file, read as `lint` reads it and slimmed, comes back
+/// from its record exactly (compared field by field through `dump`, so a field added to the model
+/// and kept by slimming fails here until the codec writes it); damaged records decode to nil.
+@Suite struct RecordCodecTests {
+    static var files: [String] {
+        var roots = [TestPaths.fixtures.path]
+        if TestPaths.corpusPresent { roots.append(TestPaths.corpus.path) }
+        var out: [String] = []
+        for root in roots {
+            let e = FileManager.default.enumerator(atPath: root)
+            while let p = e?.nextObject() as? String {
+                let full = root + "/" + p
+                var dir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: full, isDirectory: &dir), !dir.boolValue, !p.hasSuffix(".md"), !p.hasSuffix(".json") {
+                    out.append(full)
+                }
+            }
+        }
+        return out.sorted()
+    }
+
+    static func dumped(_ file: MediaFile) -> String {
+        var text = ""
+        dump(file, to: &text)
+        return text
+    }
+
+    @Test func everyFileRoundTrips() throws {
+        let engineKeys = try LintEngine(rules: builtinRules).metadataKeys
+        let allKeys = Set(MetadataKey.table.map(\.key))
+        let files = Self.files
+        #expect(files.count > 20)
+        var encoded = 0, motionPhotos = 0
+        for path in files {
+            let read = MediaInspector.inspect(path: path, displayPath: "a/b.x", options: .lint)
+            for keys in [engineKeys, allKeys] {
+                let slim = read.slimmedForLint(keeping: keys)
+                // A motion photo's record is not stored (it is read every time).
+                if slim.still?.motionPhoto != nil || slim.members?.contains(where: { $0.still?.motionPhoto != nil }) == true {
+                    #expect(RecordCodec.encode(slim) == nil, "\(path)")
+                    motionPhotos += 1
+                    continue
+                }
+                let record = try #require(RecordCodec.encode(slim), "\(path) not encodable")
+                let back = record.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: RecordCodec.Names(keys)) }
+                #expect(back.map(Self.dumped) == Self.dumped(slim), "\(path)")
+                encoded += 1
+            }
+        }
+        #expect(encoded + motionPhotos == 2 * files.count)
+        #expect(encoded > motionPhotos)
+    }
+
+    @Test func damagedRecordsDecodeToNilOrAFileWithoutTrapping() throws {
+        let keys = try LintEngine(rules: builtinRules).metadataKeys
+        let pair = TestPaths.fixtures.appendingPathComponent("pair")
+        for name in ["IMG_0001.JPG", "IMG_0001.MOV"] {
+            let slim = MediaInspector.inspect(path: pair.appendingPathComponent(name).path, options: .lint).slimmedForLint(keeping: keys)
+            let record = try #require(RecordCodec.encode(slim))
+            let names = RecordCodec.Names(keys)
+            // Every truncation is damaged (the record must end exactly where it is read to).
+            for n in 0..<record.count {
+                #expect(Array(record.prefix(n)).withUnsafeBytes { RecordCodec.decode($0, path: "x", names: names) } == nil)
+            }
+            // Byte changes never trap (a change may still decode: the checksum catches those).
+            var rng = SplitMix(seed: 13)
+            for _ in 0..<500 {
+                var bad = record
+                bad[Int.random(in: 0..<bad.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                _ = bad.withUnsafeBytes { RecordCodec.decode($0, path: "x", names: names) }
+            }
+        }
+    }
+
+    /// A file holding what a slim record cannot (tracks, here) is not cached rather than cut.
+    @Test func fileWithMoreThanASlimRecordIsNotEncoded() {
+        let movie = TestPaths.fixtures.appendingPathComponent("pair/IMG_0001.MOV").path
+        let full = MediaInspector.inspect(path: movie, options: .dump)
+        #expect(RecordCodec.encode(full) == nil)
+    }
+}
+
+/// Per-file cost (issue 13): a scan asks exiv2 only for the makernote and the keys its enabled
+/// rules declare, and what it keeps of each file is the same as when every table key is read.
+@Suite struct StillKeyPrefixTests {
+    @Test func onlyTheEnabledRulesKeysAreRead() throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let prefixes = LibraryReader.stillKeyPrefixes(for: engine)
+        let declared = Set(MetadataKey.table.filter { $0.reader == .exiv2 && engine.metadataKeys.contains($0.key) }.map(\.key))
+        // The motion-photo rules read the motion photo record, which is made from its XMP claims.
+        #expect(engine.metadataKeys.contains(MetadataKey.motionPhoto.key))
+        let claims = Set(MetadataKey.motionPhotoClaims.map(\.key))
+        #expect(Set(prefixes) == declared.union([MetadataKey.makerNote.key, MetadataKey.makerNoteGroup.key]).union(claims))
+        // Without a rule that reads motion photos (or XMP), no XMP group is asked for.
+        let noMotion = try LintEngine(rules: builtinRules.filter { !$0.description.readsMetadata.contains(.motionPhoto) })
+        #expect(!LibraryReader.stillKeyPrefixes(for: noMotion).contains { $0.hasPrefix("Xmp.") })
+        let none = try LintEngine(rules: [])
+        #expect(LibraryReader.stillKeyPrefixes(for: none) == [MetadataKey.makerNote.key, MetadataKey.makerNoteGroup.key])
+    }
+
+    @Test func slimFilesAreTheSameAsWithEveryKeyRead() async throws {
+        let engine = try LintEngine(rules: builtinRules)
+        var roots = [TestPaths.fixtures.appendingPathComponent("library").path]
+        if TestPaths.corpusPresent { roots.append(TestPaths.corpus.path) }
+        for root in roots {
+            let entries = LibraryWalker().files(in: [root]).entries
+            var every = InspectOptions.lint
+            every.stillKeyPrefixes = StillReadOptions.lintKeyPrefixes
+            let narrow = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine)
+            let wide = await LibraryReader.read(entries, options: every, jobs: 2, engine: engine)
+            #expect(narrow.files.count == wide.files.count && !narrow.files.isEmpty)
+            #expect(narrow.files.map(RecordCodecTests.dumped) == wide.files.map(RecordCodecTests.dumped), "\(root)")
+        }
+    }
+}

@@ -156,7 +156,7 @@ public enum Pairing {
 
     /// The folder part and the file name of a scan path. For an archive member
     /// (`a/b.livp!X.JPG.jpeg`) the folder is the archive (`a/b.livp!`).
-    static func split(_ path: String) -> (folder: String, name: String) {
+    public static func split(_ path: String) -> (folder: String, name: String) {
         var container = ""
         var inner = Substring(path)
         if let bang = path.lastIndex(of: "!") {

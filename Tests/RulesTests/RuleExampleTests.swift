@@ -89,6 +89,8 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         "still-image-time-out-of-range": .error, "still-image-time-type": .warning, "video-codec": .error,
         "video-pixel-format": .warning, "extension-mismatch": .warning, "movie-not-quicktime": .warning,
         "unreadable-file": .error,
+        // Issue 12: what name-based consumers get wrong.
+        "name-identifier-conflict": .warning,
         // Issue 11: Android motion photos.
         "motion-photo-missing-video": .error, "motion-photo-offset-mismatch": .warning,
         "motion-photo-time-out-of-range": .warning,

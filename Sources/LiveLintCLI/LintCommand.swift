@@ -29,6 +29,7 @@ struct LintCommand: AsyncParsableCommand {
               livelint lint --fail-on warning --format github .          (annotations in a workflow)
               livelint lint --format html --output report.html Photos/   (a page to look through)
               livelint lint --consumers immich,iphone Photos/            (what each app will show, and why)
+              livelint lint --profile iphone Photos/                     (fail on what keeps a pair off the iPhone)
               livelint lint --write-baseline baseline.json Photos/       (accept today's findings)
               livelint lint --baseline baseline.json Photos/             (report only new ones)
               livelint lint --shard 3/8 --format jsonl --identifiers ids-3.jsonl Photos/ > shard-3.jsonl
@@ -94,6 +95,9 @@ struct LintCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Say what these photo apps will do with each pair (live, split, ambiguous or unsupported), why, and the fix: a comma-separated list of \(Consumers.ids.joined(separator: ", ")), or all (default: the configuration's consumers, else none).", valueName: "apps"))
     var consumers: String?
 
+    @Option(name: .long, help: ArgumentHelp("Severities tuned to one photo app (\(Consumers.ids.joined(separator: ", "))): what breaks pairing there becomes an error; .livelint.yml settings still win. Also gives that app's verdicts (as --consumers). docs/profiles.md lists them.", valueName: "app"))
+    var profile: String?
+
     @Option(name: .long, help: ArgumentHelp("HTML: which cards show the still's embedded preview: findings (cards with findings; the default), all or none.", valueName: "which"))
     var thumbnails: ThumbnailSelection?
 
@@ -108,6 +112,9 @@ struct LintCommand: AsyncParsableCommand {
                 throw ValidationError("--consumers: unknown consumer in '\(consumers)' (known: all, \(Consumers.ids.joined(separator: ", "))).")
             }
         }
+        if let profile, !Consumers.ids.contains(profile) {
+            throw ValidationError("--profile: unknown profile '\(profile)' (known: \(Consumers.ids.joined(separator: ", "))).")
+        }
         if cacheDir != nil && noCache { throw ValidationError("--cache-dir and --no-cache cannot be used together.") }
     }
 
@@ -120,6 +127,7 @@ struct LintCommand: AsyncParsableCommand {
             lintOptions.pairMedia = format == .html
             lintOptions.consumers = consumers.map { $0.split(separator: ",").map(String.init) }
             lintOptions.cache = CacheCommand.setting(directory: cacheDir, off: noCache)
+            lintOptions.profile = profile
             let scan = try LibraryScan(lintOptions)
             // The totals close the progress line unless the report goes to a file (then one line says where).
             let progress = !quiet && Terminal.stderrIsTTY ? ProgressLine(showTotals: output == nil) : nil

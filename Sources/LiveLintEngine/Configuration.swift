@@ -7,6 +7,7 @@ import Yams
 /// ```yaml
 /// version: 1                 # required; the only version so far
 /// fail-on: error             # optional: default for --fail-on (error | warning | info)
+/// profile: iphone             # optional: severities tuned to one app, as `lint --profile`
 /// consumers: [immich, iphone]  # optional: per-consumer verdicts, as `lint --consumers` (or `all`)
 /// rules:
 ///   orphan-still: off                        # off | on | false | true
@@ -31,6 +32,8 @@ public struct Configuration: Sendable, Hashable {
     public var source: String?
     /// The photo apps whose verdicts each pair gets (``Consumers``; ids), none by default.
     public var consumers: [String]
+    /// The severities profile to apply (a consumer id; ``Profile``), none by default.
+    public var profile: String?
 
     public init(version: Int = Configuration.currentVersion, failOn: Severity? = nil,
                 rules: [String: RuleSetting] = [:], source: String? = nil, consumers: [String] = []) {
@@ -122,13 +125,19 @@ public struct Configuration: Sendable, Hashable {
                 do { config.consumers = try Consumers.named(names).map(\.id) } catch {
                     throw fail(key, value, error.problem)
                 }
+            case "profile":
+                let text = try scalar(value, key: key, source: source)
+                guard Consumers.ids.contains(text) else {
+                    throw fail(key, value, .badValue(text, expected: Consumers.ids.joined(separator: ", ")))
+                }
+                config.profile = text
             case "rules":
                 // `rules:` with nothing under it: no settings.
                 if case .scalar(let s) = value, ["", "~", "null"].contains(s.string) { continue }
                 guard let mapping = value.mapping else { throw fail(key, value, .notAMapping) }
                 config.rules = try parseRules(mapping, source: source, known: known)
             default:
-                throw fail(key, keyNode, .unknownKey(expected: ["version", "fail-on", "consumers", "rules"]))
+                throw fail(key, keyNode, .unknownKey(expected: ["version", "fail-on", "consumers", "profile", "rules"]))
             }
         }
         guard sawVersion else { throw fail("version", root, .missingVersion) }

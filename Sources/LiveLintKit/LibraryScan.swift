@@ -37,6 +37,11 @@ public struct LintOptions: Sendable {
     /// The photo apps whose verdicts each pair gets (``Consumers``; `all` for every one),
     /// overriding the configuration's `consumers`; nil keeps the configuration's.
     public var consumers: [String]?
+    /// Severities tuned to one consumer (``Profile``, by consumer id), overriding the
+    /// configuration's `profile`; nil keeps the configuration's.
+    public var profile: String?
+    /// The profiles ``profile`` names.
+    public var profiles: [Profile] = builtinProfiles
     /// The lint cache (``CacheSetting``): off unless asked for (the CLI turns it on by default).
     public var cache: CacheSetting = .off
 
@@ -113,6 +118,12 @@ public struct LibraryScan: Sendable {
             do { configuration.consumers = try Consumers.named(names).map(\.id) } catch {
                 throw PipelineError("--consumers: \(error.description)")
             }
+        }
+        if let name = options.profile ?? configuration.profile {
+            guard let profile = options.profiles.first(where: { $0.id == name }) else {
+                throw PipelineError("unknown profile '\(name)' (known: \(options.profiles.map(\.id).joined(separator: ", ")))")
+            }
+            configuration = configuration.applying(profile)
         }
         let baseline: Baseline?
         do { baseline = try options.baseline.map { path throws(BaselineError) in try Baseline.load(from: path) } } catch {

@@ -51,7 +51,7 @@ struct BadConfig: Sendable, CustomTestStringConvertible {
 }
 
 @Test(arguments: [
-    BadConfig(yaml: "version: 1\nfail_on: error\n", key: "fail_on", line: 2, says: "unknown key (expected one of: version, fail-on, consumers, rules)"),
+    BadConfig(yaml: "version: 1\nfail_on: error\n", key: "fail_on", line: 2, says: "unknown key (expected one of: version, fail-on, consumers, profile, rules)"),
     BadConfig(yaml: "version: 1\nrules:\n  orphan-stil: off\n", key: "rules.orphan-stil", line: 3, says: "unknown rule 'orphan-stil' (did you mean 'orphan-still'?)"),
     BadConfig(yaml: "version: 1\nrules:\n  no-such-thing: off\n", key: "rules.no-such-thing", line: 3, says: "unknown rule 'no-such-thing';"),
     BadConfig(yaml: "version: 1\nfail-on: fatal\n", key: "fail-on", line: 2, says: "bad severity 'fatal' (expected error, warning or info)"),

@@ -9,6 +9,7 @@ public let builtinRules: [any Rule.Type] = [
     IdentifierCaseMismatchRule.self,
     IdentifierNotUUIDRule.self,
     DuplicateIdentifierRule.self,
+    EditedVersionRule.self,
     NameIdentifierConflictRule.self,
     OrphanStillRule.self,
     OrphanMovieRule.self,

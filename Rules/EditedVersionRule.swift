@@ -1,0 +1,76 @@
+import LiveLintEngine
+import LiveModel
+
+/// An edited version beside its original: `IMG_E1234` next to `IMG_1234`, or a Photos-library
+/// edit name (`<UUID>_1_201_a`, `<UUID>_2_100_a`).
+public struct EditedVersionRule: ScanRule {
+    public init() {}
+
+    public static let description = RuleDescription(
+        identifier: "edited-version",
+        name: "Edited version",
+        summary: "An edited copy (IMG_E1234, _1_201_a, _2_100_a) sits beside its original; each is a pair of its own.",
+        rationale: """
+            Reports, for information, each still or movie whose name marks it as an edit: an iCloud or \
+            iPhone export's `IMG_E1234.*` when `IMG_1234.*` is in the same folder, and a Photos library's \
+            `<name>_1_201_a.*` / `<name>_2_100_a.*` derivative names.
+
+            Edits come as separate files: `IMG_E1234.JPG` + `IMG_E1234.MOV` with their own sidecar `.AAE` \
+            (immich#17218). No consumer here links an edit to its original: Immich, PhotoPrism, Nextcloud \
+            and Synology show both as separate items (two Live Photos when both halves of each are there), \
+            and Apple Photos imports both as separate assets; name-based apps stack `IMG_E1234` apart from \
+            `IMG_1234` because the names differ. Keep the original, the edit, or both knowingly \
+            (live-photo-format.md, "How others pair").
+            """,
+        defaultSeverity: .info,
+        triggeringExamples: [
+            RuleExample(.pair(still: .jpeg("IMG_0011.JPG", id: Sample.uuidA), movie: .mov("IMG_0011.MOV", id: Sample.uuidA))
+                        + .pair(still: .jpeg("IMG_E0011.JPG", id: Sample.uuidB), movie: .mov("IMG_E0011.MOV", id: Sample.uuidB)),
+                        .finding(on: "IMG_E0011.JPG", "IMG_E0011.MOV", "IMG_0011.JPG", "IMG_0011.MOV", saying: "edit", "IMG_0011")),
+            RuleExample(.files(.heic("\(Sample.uuidC)_1_201_a.heic", id: Sample.uuidC)),
+                        .finding(on: "\(Sample.uuidC)_1_201_a.heic", saying: "_1_201_a")),
+        ],
+        nonTriggeringExamples: [
+            RuleExample(.pair(still: .jpeg(), movie: .mov())),
+            RuleExample(.pair(still: .jpeg("IMG_E0011.JPG"), movie: .mov("IMG_E0011.MOV")),
+                        note: "An edit without its original in the folder is just a pair."),
+        ]
+    )
+
+    /// `IMG_E1234` → `IMG_1234` (the export names an edit by an `E` after `IMG_`).
+    static func original(ofEdit stem: String) -> String? {
+        guard stem.hasPrefix("IMG_E"), stem.count > 5 else { return nil }
+        let rest = stem.dropFirst(5)
+        guard rest.first?.isNumber == true else { return nil }
+        return "IMG_" + rest
+    }
+
+    static let derivativeSuffixes = ["_1_201_a", "_2_100_a", "_1_105_c", "_2_0_a"]
+
+    public func check(scan: ScanContext) -> [Violation] {
+        // Files by folder + stem: one finding per edited stem, naming its files and the original's.
+        var byFolderStem: [String: [String]] = [:]
+        for file in scan.halves {
+            let (folder, name) = Pairing.split(file.path)
+            byFolderStem[folder + "\u{0}" + LibraryFacts.stem(name), default: []].append(file.path)
+        }
+        var out: [Violation] = []
+        for key in byFolderStem.keys.sorted() {
+            let files = byFolderStem[key, default: []].sorted()
+            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
+            let folder = String(parts[0]), stem = String(parts.last ?? "")
+            if let original = Self.original(ofEdit: stem), let originals = byFolderStem[folder + "\u{0}" + original] {
+                out.append(Violation(
+                    "\(stem) (\(files.joined(separator: ", "))) is an edit of \(original) (\(originals.sorted().joined(separator: ", "))): every app shows the edit and the original as separate items",
+                    files: files + originals.sorted(),
+                    fixHint: "Keep both knowingly, or remove the edit (with its movie and .AAE) or the original."))
+            } else if let suffix = Self.derivativeSuffixes.first(where: { stem.hasSuffix($0) }) {
+                out.append(Violation(
+                    "\(files.joined(separator: ", ")) has a Photos-library derivative name (\(suffix)): an edit or render, shown as an item of its own",
+                    files: files,
+                    fixHint: "Export originals, or keep the derivative knowingly."))
+            }
+        }
+        return out
+    }
+}

@@ -72,7 +72,7 @@ public struct ImmichConsumer: Consumer {
         let others = library.otherMovies(withIdentifier: sid, than: movie.path)
         if others.count > 0 {
             return ConsumerVerdict(.ambiguous, "\(others.count) other movie(s) carry \(sid) (\(CommonVerdicts.list(others.paths, count: others.count))); Immich links the first match, which may not be \(movie.path)",
-                                   fix: "keep one copy of the pair per library, or give each copy its own identifier (livelint fix --new-identifier)")
+                                   fix: "keep one copy of the pair per library, or give each copy its own identifier (livelint make STILL MOVIE --output DIR --identifier NEW-UUID)")
         }
         return ConsumerVerdict(.live, "still and movie carry the same identifier \(sid)")
     }

@@ -8,6 +8,7 @@ public let builtinRules: [any Rule.Type] = [
     IdentifierMismatchRule.self,
     IdentifierCaseMismatchRule.self,
     IdentifierNotUUIDRule.self,
+    IdentifierOnlyInXMPRule.self,
     DuplicateIdentifierRule.self,
     EditedVersionRule.self,
     NameIdentifierConflictRule.self,

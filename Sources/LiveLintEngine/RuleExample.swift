@@ -145,7 +145,7 @@ extension MediaFile {
     public static func still(_ path: String, format: ContainerFormat = .jpeg, id: String? = Sample.uuidA,
                              makerNote: Bool = true, width: Int? = 4032, height: Int? = 3024,
                              orientation: Int? = nil, date: String? = "2021:04:10 11:44:00",
-                             offset: String? = nil) -> MediaFile {
+                             offset: String? = nil, xmpID: String? = nil) -> MediaFile {
         var properties = [
             MetadataProperty(key: "Exif.Image.Make", type: "Ascii", value: .string("Apple")),
             MetadataProperty(key: "Exif.Image.Model", type: "Ascii", value: .string("iPhone 6s")),
@@ -158,6 +158,9 @@ extension MediaFile {
         }
         if let offset {
             properties.append(MetadataProperty(key: "Exif.Photo.OffsetTimeOriginal", type: "Ascii", value: .string(offset)))
+        }
+        if let xmpID {
+            properties.append(MetadataProperty(key: MetadataKey.xmpContentIdentifier.key, type: "XmpText", value: .string(xmpID)))
         }
         var note: AppleMakerNoteInfo?
         if makerNote {
@@ -176,17 +179,17 @@ extension MediaFile {
     /// An example JPEG still (see ``still(_:format:id:makerNote:width:height:orientation:date:offset:)``).
     public static func jpeg(_ path: String = "IMG_0001.JPG", id: String? = Sample.uuidA, makerNote: Bool = true,
                             width: Int? = 4032, height: Int? = 3024, orientation: Int? = nil,
-                            date: String? = "2021:04:10 11:44:00", offset: String? = nil) -> MediaFile {
+                            date: String? = "2021:04:10 11:44:00", offset: String? = nil, xmpID: String? = nil) -> MediaFile {
         still(path, format: .jpeg, id: id, makerNote: makerNote, width: width, height: height,
-              orientation: orientation, date: date, offset: offset)
+              orientation: orientation, date: date, offset: offset, xmpID: xmpID)
     }
 
     /// An example HEIC still.
     public static func heic(_ path: String = "IMG_0001.HEIC", id: String? = Sample.uuidA, makerNote: Bool = true,
                             width: Int? = 4032, height: Int? = 3024, orientation: Int? = nil,
-                            date: String? = "2021:04:10 11:44:00", offset: String? = nil) -> MediaFile {
+                            date: String? = "2021:04:10 11:44:00", offset: String? = nil, xmpID: String? = nil) -> MediaFile {
         still(path, format: .heic, id: id, makerNote: makerNote, width: width, height: height,
-              orientation: orientation, date: date, offset: offset)
+              orientation: orientation, date: date, offset: offset, xmpID: xmpID)
     }
 
     /// An example Live Photo movie: QuickTime unless `format` says otherwise, `id` in the

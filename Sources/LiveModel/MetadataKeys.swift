@@ -97,6 +97,10 @@ extension MetadataKey {
         "GContainer", "Xmp.GContainer.", .exiv2,
         source: "The motion photo container directory under the GContainer prefix that some writers declare (read since the first fast path).")
 
+    public static let xmpContentIdentifier = MetadataKey(
+        "XMP ContentIdentifier", "Xmp.apple-fi.ContentIdentifier", .exiv2,
+        source: "A content identifier written into XMP (namespace http://ns.apple.com/faceinfo/1.0/, as exiftool writes `XMP-apple-fi:ContentIdentifier` with a user-defined table, e.g. vivo/Xiaomi Live Photo converters): Apple Photos and Immich do not read it (immich#25810; RaylenZed/vivo-live-photo-converter README). exiv2 names the namespace by the prefix the packet declares.")
+
     // MARK: - Motion photos, through MotionPhotoReader
 
     public static let motionPhoto = MetadataKey(
@@ -129,7 +133,7 @@ extension MetadataKey {
     public static let table: [MetadataKey] = [
         .makerNote, .makerNoteGroup, .make, .model, .software, .orientation, .dateTimeOriginal, .offsetTimeOriginal,
         .pixelXDimension, .pixelYDimension, .googleCamera, .container, .googleContainer, .camera,
-        .motionPhoto,
+        .xmpContentIdentifier, .motionPhoto,
         .contentIdentifier, .stillImageTime, .creationDate,
         .makerNoteContentIdentifier,
     ]

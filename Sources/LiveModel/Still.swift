@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a still image carries: its geometry, its Exif/XMP/IPTC values and its Apple makernote.
 public struct StillInfo: Sendable {
     public var width: Int?
@@ -29,6 +31,19 @@ public struct StillInfo: Sendable {
 
     public func property(_ key: String) -> MetadataProperty? {
         properties.first { $0.key == key }
+    }
+
+    /// A content identifier the still carries in XMP (`Xmp.<prefix>.ContentIdentifier` or
+    /// `…MediaGroupUUID`, whatever prefix the packet gave the namespace), where Apple Photos and
+    /// Immich do not look: the key and the value, or nil.
+    public var xmpContentIdentifier: (key: String, value: String)? {
+        for p in properties where p.key.hasPrefix("Xmp.") {
+            guard p.key.hasSuffix(".ContentIdentifier") || p.key.hasSuffix(".MediaGroupUUID"),
+                  let value = p.value.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty
+            else { continue }
+            return (p.key, value)
+        }
+        return nil
     }
 
     public var make: String? { property(.make)?.value.stringValue }

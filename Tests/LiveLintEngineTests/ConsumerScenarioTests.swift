@@ -73,6 +73,11 @@ import Testing
                          .jpeg("a/IMG_0011.JPG", id: Sample.uuidB), .mov("a/IMG_0011.MOV", id: Sample.uuidB)],
                  subject: "a/IMG_E0011.JPG", expected: all(.live),
                  source: "the edit is a pair of its own (immich#17218): each consumer links it like any pair"),
+        Scenario(name: "identifier only in the still's XMP",
+                 files: [.jpeg("a/IMG_0012.JPG", makerNote: false, xmpID: Sample.uuidA), .mov("a/IMG_0012.MOV")],
+                 subject: "a/IMG_0012.JPG",
+                 expected: with(all(.live), ["apple-photos": .split, "iphone": .split]),
+                 source: "Photos reads makernote 0x0011 only (vivo-live-photo-converter README); Immich and Memories take exiftool's ContentIdentifier, which exiftool also reports from embedded XMP (checked with exiftool 12.57); name apps do not look"),
     ]
 
     @Test(arguments: scenarios)

@@ -68,11 +68,13 @@ struct MediaFileStorageTests {
         }))
         let all = try LintEngine(rules: builtinRules, configuration: everything)
         #expect(all.metadataKeys == ["Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal", "Exif.Image.Orientation",
-                                      "com.apple.quicktime.creationdate", MetadataKey.motionPhoto.key])
+                                      "com.apple.quicktime.creationdate", MetadataKey.motionPhoto.key,
+                                      MetadataKey.xmpContentIdentifier.key])
         // By default both rules that read still or movie tags are off: beyond the identifiers only
-        // the motion photo record is kept (the motion-photo, codec, pixel-format and orphan-still
-        // rules read it; it is nil on every still that is no motion photo).
-        #expect(try LintEngine(rules: builtinRules).metadataKeys == [MetadataKey.motionPhoto.key])
+        // the motion photo record (the motion-photo, codec, pixel-format and orphan-still rules read
+        // it; it is nil on every still that is no motion photo) and the XMP identifier
+        // (identifier-only-in-xmp) are kept.
+        #expect(try LintEngine(rules: builtinRules).metadataKeys == [MetadataKey.motionPhoto.key, MetadataKey.xmpContentIdentifier.key])
     }
 
     @Test func slimmedLintsTheSameAsTheFullFile() throws {

@@ -303,8 +303,10 @@ import Testing
         #expect(engine.metadataKeys.contains(MetadataKey.motionPhoto.key))
         let claims = Set(MetadataKey.motionPhotoClaims.map(\.key))
         #expect(Set(prefixes) == declared.union([MetadataKey.makerNote.key, MetadataKey.makerNoteGroup.key]).union(claims))
-        // Without a rule that reads motion photos (or XMP), no XMP group is asked for.
-        let noMotion = try LintEngine(rules: builtinRules.filter { !$0.description.readsMetadata.contains(.motionPhoto) })
+        // Without a rule that reads motion photos or an XMP key, no XMP group is asked for.
+        let noMotion = try LintEngine(rules: builtinRules.filter {
+            !$0.description.readsMetadata.contains(.motionPhoto) && !$0.description.readsMetadata.contains(.xmpContentIdentifier)
+        })
         #expect(!LibraryReader.stillKeyPrefixes(for: noMotion).contains { $0.hasPrefix("Xmp.") })
         let none = try LintEngine(rules: [])
         #expect(LibraryReader.stillKeyPrefixes(for: none) == [MetadataKey.makerNote.key, MetadataKey.makerNoteGroup.key])

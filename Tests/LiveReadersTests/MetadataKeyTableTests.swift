@@ -20,6 +20,8 @@ struct MetadataKeyTableTests {
             "Exif.Image.Orientation", "Exif.Photo.DateTimeOriginal", "Exif.Photo.OffsetTimeOriginal",
             "Exif.Photo.PixelXDimension", "Exif.Photo.PixelYDimension",
             "Xmp.GCamera.", "Xmp.Container.", "Xmp.GContainer.", "Xmp.Camera.",
+            // Issue 12: identifier-only-in-xmp.
+            "Xmp.apple-fi.ContentIdentifier",
         ])
         #expect(StillReadOptions.lintMakerNoteTags == [AppleMakerNoteInfo.contentIdentifierTag])
         #expect(MetadataKey.makerNoteContentIdentifier.key == "0x0011")

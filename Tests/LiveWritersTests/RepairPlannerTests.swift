@@ -39,6 +39,22 @@ struct RepairPlannerTests {
         return (s, MediaFile(path: "IMG.MOV", kind: .movie, format: .quicktime, movie: info))
     }
 
+    /// identifier-only-in-xmp: the still's XMP value goes into its makernote (and into the movie
+    /// when it has none); with a movie identifier, the movie's goes into the makernote.
+    @Test func anXMPOnlyIdentifierIsWrittenWhereAppleReadsIt() {
+        for movieID in [nil, Self.other] as [String?] {
+            var (still, movie) = Self.pair(still: nil, movie: movieID)
+            still.still?.properties = [MetadataProperty(key: "Xmp.apple-fi.ContentIdentifier", type: "XmpText", value: .string(Self.upper))]
+            let repairs = Planning.repairs(still: still, movie: movie)
+            let plan = RepairPlanner.plan(still: still, movie: movie, repairs: repairs, freshIdentifier: { "FRESH" })
+            #expect(plan.identifier == (movieID ?? Self.upper), "\(repairs)")
+            #expect(plan.editStill)
+            #expect((plan.movieEdit?.contentIdentifier != nil) == (movieID == nil))
+            #expect(plan.isRepairable, "\(plan.blockers)")
+            if movieID == nil { #expect(plan.reason?.contains("only in XMP") == true, "\(plan.reason ?? "")") }
+        }
+    }
+
     @Test func aGoodPairNeedsNothing() {
         let (s, m) = Self.pair(still: Self.upper, movie: Self.upper)
         let plan = Planning.plan(still: s, movie: m)

@@ -31,6 +31,25 @@ enum CommonVerdicts {
                                fix: "put its still beside it")
     }
 
+    /// The still's identifier as exiftool's `ContentIdentifier` tag gives it to Immich and
+    /// Memories (exiftool-vendored, tags by name without group): the makernote's, else an embedded
+    /// XMP `ContentIdentifier` (exiftool 12.57 reports `XMP-apple-fi:ContentIdentifier` under the
+    /// same name, checked here; not an `.xmp` sidecar's, immich#25810).
+    static func exiftoolIdentifier(_ still: MediaFile) -> String? {
+        still.contentIdentifier ?? still.still?.xmpContentIdentifier?.value
+    }
+
+    /// " (the still's only in XMP, …)" when ``exiftoolIdentifier(_:)`` came from XMP, else "".
+    static func readFromXMP(_ still: MediaFile) -> String {
+        guard still.contentIdentifier == nil, let xmp = still.still?.xmpContentIdentifier else { return "" }
+        return " (the still's only in XMP, \(xmp.key), which exiftool reports as ContentIdentifier; Apple Photos does not read it: livelint fix)"
+    }
+
+    /// ", only in XMP (key)" when the still carries its identifier in XMP alone, else "".
+    static func onlyInXMP(_ still: MediaFile) -> String {
+        still.still?.xmpContentIdentifier.map { ", only in XMP (\($0.key))" } ?? ""
+    }
+
     static func list(_ paths: [String], count: Int) -> String {
         let shown = paths.prefix(2).joined(separator: ", ")
         return count > paths.prefix(2).count ? "\(shown) and \(count - paths.prefix(2).count) more" : shown
@@ -56,8 +75,8 @@ public struct ImmichConsumer: Consumer {
         if pair.archive != nil { return CommonVerdicts.archive(pair, displayName) }
         if let still = pair.still, pair.movie == nil, let v = CommonVerdicts.motionPhoto(still, displayName, reads: true) { return v }
         guard let still = pair.still, let movie = pair.movie else { return CommonVerdicts.lone(pair, displayName) }
-        guard let sid = still.contentIdentifier else {
-            return ConsumerVerdict(.split, "the still has no MediaGroupUUID (Apple makernote 0x0011); Immich reads no XMP identifier and ignores names",
+        guard let sid = CommonVerdicts.exiftoolIdentifier(still) else {
+            return ConsumerVerdict(.split, "the still has no MediaGroupUUID (Apple makernote 0x0011) and no XMP ContentIdentifier; Immich ignores names",
                                    fix: "livelint fix (writes the movie's identifier into the still's makernote)")
         }
         guard let mid = movie.contentIdentifier else {
@@ -74,7 +93,7 @@ public struct ImmichConsumer: Consumer {
             return ConsumerVerdict(.ambiguous, "\(others.count) other movie(s) carry \(sid) (\(CommonVerdicts.list(others.paths, count: others.count))); Immich links the first match, which may not be \(movie.path)",
                                    fix: "keep one copy of the pair per library, or give each copy its own identifier (livelint make STILL MOVIE --output DIR --identifier NEW-UUID)")
         }
-        return ConsumerVerdict(.live, "still and movie carry the same identifier \(sid)")
+        return ConsumerVerdict(.live, "still and movie carry the same identifier \(sid)" + CommonVerdicts.readFromXMP(still))
     }
 }
 
@@ -102,7 +121,8 @@ public struct AppleConsumer: Consumer {
         if let still = pair.still, pair.movie == nil, let v = CommonVerdicts.motionPhoto(still, displayName, reads: false) { return v }
         guard let still = pair.still, let movie = pair.movie else { return CommonVerdicts.lone(pair, displayName) }
         guard let sid = still.contentIdentifier else {
-            return ConsumerVerdict(.split, "the still has no content identifier in its Apple makernote (tag 0x0011); Photos reads no XMP identifier",
+            return ConsumerVerdict(.split, "the still has no content identifier in its Apple makernote (tag 0x0011)" + CommonVerdicts.onlyInXMP(still)
+                                   + "; Photos reads no XMP identifier",
                                    fix: "livelint fix (writes the movie's identifier into the still's makernote)")
         }
         guard let mid = movie.contentIdentifier else {
@@ -147,8 +167,8 @@ public struct NextcloudMemoriesConsumer: Consumer {
         if pair.archive != nil { return CommonVerdicts.archive(pair, displayName) }
         if let still = pair.still, pair.movie == nil, let v = CommonVerdicts.motionPhoto(still, displayName, reads: true) { return v }
         guard let still = pair.still, let movie = pair.movie else { return CommonVerdicts.lone(pair, displayName) }
-        guard let sid = still.contentIdentifier, let mid = movie.contentIdentifier else {
-            return ConsumerVerdict(.split, "the \(still.contentIdentifier == nil ? "still" : "movie") has no content identifier; Memories pairs by identifier only",
+        guard let sid = CommonVerdicts.exiftoolIdentifier(still), let mid = movie.contentIdentifier else {
+            return ConsumerVerdict(.split, "the \(CommonVerdicts.exiftoolIdentifier(still) == nil ? "still" : "movie") has no content identifier; Memories pairs by identifier only",
                                    fix: "livelint fix (copies the identifier from the other half)")
         }
         guard sid == mid else {
@@ -164,7 +184,7 @@ public struct NextcloudMemoriesConsumer: Consumer {
             return ConsumerVerdict(.ambiguous, "\(others.count) other movie(s) carry \(sid) (\(CommonVerdicts.list(others.paths, count: others.count)))",
                                    fix: "keep one copy of the pair, or give each copy its own identifier")
         }
-        return ConsumerVerdict(.live, "same identifier \(sid) and a QuickTime movie")
+        return ConsumerVerdict(.live, "same identifier \(sid) and a QuickTime movie" + CommonVerdicts.readFromXMP(still))
     }
 }
 

@@ -102,7 +102,9 @@ public enum RepairPlanner {
             case let (s?, nil):
                 identifier = s
                 source = .still
-                reason = "only the still has an identifier ('\(s)'): the movie gets it"
+                reason = nonEmpty(still.still?.contentIdentifier) == nil
+                    ? "the still carries '\(s)' only in XMP: its makernote and the movie get it"
+                    : "only the still has an identifier ('\(s)'): the movie gets it"
             case let (nil, m?):
                 identifier = m
                 source = .movie
@@ -112,9 +114,12 @@ public enum RepairPlanner {
                 source = .fresh
                 reason = "neither half has an identifier: both get a fresh one, '\(identifier)'"
             }
-            editStill = s != identifier
+            // Compared with what the halves carry now: a candidate may come from elsewhere (the
+            // still's XMP, identifier-only-in-xmp) and still have to be written.
+            let stillNow = still.error == nil ? nonEmpty(still.still?.contentIdentifier) : s
+            editStill = stillNow != identifier
             if editStill {
-                actions.append("still: set makernote ContentIdentifier (0x0011) to '\(identifier)'" + (s.map { " (was '\($0)')" } ?? " (had none)"))
+                actions.append("still: set makernote ContentIdentifier (0x0011) to '\(identifier)'" + (stillNow.map { " (was '\($0)')" } ?? " (had none)"))
                 if ![.jpeg, .heic, .heif].contains(still.format) {
                     blockers.append("the still is \(still.format.rawValue.uppercased()); only JPEG and HEIC stills are written")
                 }

@@ -25,6 +25,7 @@ public let builtinRules: [any Rule.Type] = [
     CreationDateSkewRule.self,
     GeometryMismatchRule.self,
     LivpNotSinglePairRule.self,
+    LivpLayoutRule.self,
     MotionPhotoMissingVideoRule.self,
     MotionPhotoOffsetMismatchRule.self,
     MotionPhotoTimeOutOfRangeRule.self,

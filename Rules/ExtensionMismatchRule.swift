@@ -32,6 +32,9 @@ public struct ExtensionMismatchRule: FileRule {
             RuleExample(.files(.mov("IMG_0001.MP4")),
                         .finding(on: "IMG_0001.MP4", saying: "QuickTime", "'.mp4'")),
             RuleExample(.files(.jpeg("IMG_0001")), .finding(on: "IMG_0001", saying: "no extension")),
+            RuleExample(.files(.livp("1234.HEIF", members: [.heic("1234.HEIF"), .mov("1234.MOV")])),
+                        .finding(on: "1234.HEIF", saying: "ZIP archive", "Synology"),
+                        note: "Synology Photos' download of a Live Photo: a ZIP named .HEIF (jaimetur/PhotoMigrator#912); its members are linted too."),
         ],
         nonTriggeringExamples: [
             RuleExample(.pair(still: .jpeg("IMG_0001.jpeg"), movie: .mov("IMG_0001.mov"))),
@@ -45,10 +48,15 @@ public struct ExtensionMismatchRule: FileRule {
         let ext = file.pathExtension
         guard !file.format.extensions.contains(ext) else { return [] }
         let content = Self.formatName(file.format)
-        let rename = Self.preferred[file.format].map { "Rename it to end in .\($0)." } ?? "Rename it to match its content."
-        let message = ext.isEmpty
+        var rename = Self.preferred[file.format].map { "Rename it to end in .\($0)." } ?? "Rename it to match its content."
+        var message = ext.isEmpty
             ? "the file has no extension; its content is \(content)"
             : "the extension '.\(ext)' does not match the content, which is \(content)"
+        if file.format == .zip, ["heif", "heic", "hif"].contains(ext) {
+            // Synology Photos serves a Live Photo as a ZIP named .HEIF (jaimetur/PhotoMigrator#912).
+            message += " holding \(file.members?.count ?? 0) member(s), as Synology Photos downloads a Live Photo; other apps refuse it as an image"
+            rename = "Rename it to end in .livp, or `livelint unpack` it into the still and the movie."
+        }
         return [Violation(message, files: [file.path], fixHint: rename)]
     }
 

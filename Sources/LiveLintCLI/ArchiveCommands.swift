@@ -10,10 +10,15 @@ struct PackCommand: AsyncParsableCommand {
         commandName: "pack",
         abstract: "Pack a still and its movie into a .livp archive.",
         discussion: """
-            Writes a ZIP archive with both files stored (not compressed), as iCloud exports Live \
-            Photos, under their own names. The archive is written to a temporary file, read back \
-            (every member compared byte for byte and opened by livelint's own .livp reader) and only \
-            then renamed into place. An existing file is never overwritten.
+            Writes the .livp layout that Baidu and Aliyun accept: a ZIP \
+            with the still first and the movie second, both stored (not compressed) with no extra \
+            fields, named IMG_0001.JPG.jpeg and IMG_0001.JPG.mov after the still (--keep-names keeps \
+            the files' own names), and an archive comment giving each member's type, data offset and \
+            size, ending in the hex of 1000LIVP. `lint` checks that layout (rule livp-layout).
+
+            The archive is written to a temporary file, read back (every member compared byte for \
+            byte and opened by livelint's own .livp reader, its layout checked) and only then renamed \
+            into place. An existing file is never overwritten.
 
             Examples:
               livelint pack IMG_0001.JPG IMG_0001.MOV --output IMG_0001.livp
@@ -32,20 +37,31 @@ struct PackCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("The archive to write (conventionally .livp).", valueName: "file"))
     var output: String
 
+    @Flag(help: "Name the members after the files themselves (IMG_0001.JPG, IMG_0001.MOV) instead of IMG_0001.JPG.jpeg and IMG_0001.JPG.mov.")
+    var keepNames = false
+
     func run() async throws {
         try await reportingUserErrors {
             guard !FileManager.default.fileExists(atPath: output) else { throw UserError("\(output) already exists; not overwriting it") }
             var members: [(name: String, data: [UInt8])] = []
+            var stillFormat = ContainerFormat.unknown
             for (path, kind) in [(still, FileKind.still), (movie, FileKind.movie)] {
                 guard let data = FileManager.default.contents(atPath: path) else { throw UserError("cannot read \(path)") }
                 let bytes = [UInt8](data)
                 let format = Sniffer.sniff(Array(bytes.prefix(Sniffer.headerLength)))
                 guard format.kind == kind else { throw UserError("\(path) is not a \(kind.rawValue) (it reads as \(format.rawValue))") }
+                if kind == .still { stillFormat = format }
                 members.append(((path as NSString).lastPathComponent, bytes))
+            }
+            if !keepNames {
+                let names = LivpArchive.livpMemberNames(stillName: members[0].name, format: stillFormat)
+                members = [(names[0], members[0].data), (names[1], members[1].data)]
             }
             guard members[0].name != members[1].name else { throw UserError("the still and the movie have the same name, \(members[0].name)") }
             let archive: [UInt8]
-            do { archive = try LivpArchive.build(members) } catch { throw UserError("cannot pack: \(error)") }
+            do {
+                archive = try LivpArchive.buildLivp(still: (members[0].name, members[0].data, stillFormat), movie: members[1])
+            } catch { throw UserError("cannot pack: \(error)") }
             do {
                 try AtomicWriter.write(archive, to: output) { temp in
                     let source = try FileByteSource(path: temp)

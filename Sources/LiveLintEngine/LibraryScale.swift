@@ -41,6 +41,8 @@ extension MediaFile {
                 stillImageTime: movie.stillImageTime, video: movie.video)
         }
         slim.members = members?.map { $0.slimmedForLint(keeping: metadataKeys) }
+        // A few entries per archive, and only archives have one (livp-layout reads it).
+        slim.archiveLayout = archiveLayout
         return slim
     }
 

@@ -255,13 +255,15 @@ extension MediaFile {
     }
 
     /// An example `.livp` archive; member paths are prefixed with `path!` here.
-    public static func livp(_ path: String = "IMG_0001.livp", members: [MediaFile]) -> MediaFile {
+    public static func livp(_ path: String = "IMG_0001.livp", members: [MediaFile], layout: SampleLivpLayout = SampleLivpLayout()) -> MediaFile {
         let prefixed = members.map { member -> MediaFile in
             var m = member
             m.path = path + "!" + member.path
             return m
         }
-        return MediaFile(path: path, kind: .livp, format: .zip, size: 4_988_422, members: prefixed)
+        var file = MediaFile(path: path, kind: .livp, format: .zip, size: 4_988_422, members: prefixed)
+        file.archiveLayout = layout.layout(of: members)
+        return file
     }
 
     /// A file whose reading failed: sniffed as `format`, with what was read before the failure lost.
@@ -275,5 +277,50 @@ extension MediaFile {
     public static func notMedia(_ path: String) -> MediaFile {
         MediaFile(path: path, kind: .unknown, format: .unknown, size: 120,
                   error: ReadIssue(.notMedia, "not a still, movie or .livp"))
+    }
+}
+
+
+/// How an example `.livp` lays out its members: by default as `livelint pack` and Baidu write it
+/// (stored, in the order given, no extra fields, the 1000LIVP comment with the right offsets).
+public struct SampleLivpLayout: Sendable {
+    public enum Comment: Sendable { case correct, none, wrongOffsets, text(String) }
+    public var compressed: Bool
+    public var extraFieldBytes: Int
+    public var comment: Comment
+
+    public init(compressed: Bool = false, extraFieldBytes: Int = 0, comment: Comment = .correct) {
+        self.compressed = compressed
+        self.extraFieldBytes = extraFieldBytes
+        self.comment = comment
+    }
+
+    public static let baidu = SampleLivpLayout()
+
+    func layout(of members: [MediaFile]) -> ArchiveLayout {
+        var offset: Int64 = 0
+        var entries: [ArchiveLayout.Entry] = []
+        for m in members {
+            let size = UInt64(max(0, m.size ?? 1_000))
+            let stored = compressed ? size * 9 / 10 : size
+            let data = offset + 30 + Int64(m.path.utf8.count) + Int64(extraFieldBytes)
+            entries.append(ArchiveLayout.Entry(name: m.path, compressionMethod: compressed ? 8 : 0, localExtraLength: extraFieldBytes,
+                                               centralExtraLength: extraFieldBytes, dataOffset: data, compressedSize: stored, size: size))
+            offset = data + Int64(stored)
+        }
+        var bytes: [UInt8] = []
+        let still = zip(members, entries).first { $0.0.kind == .still }, movie = zip(members, entries).first { $0.0.kind == .movie }
+        switch comment {
+        case .none: break
+        case .text(let t): bytes = Array(t.utf8)
+        case .correct, .wrongOffsets:
+            if let (s, se) = still, let (_, me) = movie {
+                let shift: Int64 = { if case .wrongOffsets = comment { return 16 } else { return 0 } }()
+                bytes = LivpComment(stillType: LivpComment.stillType(for: s.format) ?? 0, stillOffset: UInt32(se.dataOffset),
+                                    stillSize: UInt32(se.compressedSize), movieOffset: UInt32(me.dataOffset + shift),
+                                    movieSize: UInt32(me.compressedSize)).bytes
+            }
+        }
+        return ArchiveLayout(entries: entries, comment: bytes)
     }
 }

@@ -83,8 +83,11 @@ public struct MediaFile: Sendable {
         var streamProperties: StreamProperties?
         var error: ReadIssue?
         var warnings: [ReadIssue] = []
+        var archiveLayout: ArchiveLayout?
 
-        var isEmpty: Bool { members == nil && streamProperties == nil && error == nil && warnings.isEmpty }
+        var isEmpty: Bool {
+            members == nil && streamProperties == nil && error == nil && warnings.isEmpty && archiveLayout == nil
+        }
         /// Boxed, or nil when empty.
         var boxed: Box<Extras>? { isEmpty ? nil : Box(self) }
     }
@@ -153,6 +156,18 @@ public struct MediaFile: Sendable {
             box.extras = nil
             defer { box.extras = extras.boxed }
             yield &extras.members
+        }
+    }
+    /// For `.livp` archives: how the ZIP lays out its members (methods, offsets, extra fields, the
+    /// archive comment), when its directory could be walked.
+    public var archiveLayout: ArchiveLayout? {
+        get { storage.extras?.value.archiveLayout }
+        _modify {
+            let box = unique()
+            var extras = box.extras?.value ?? Extras()
+            box.extras = nil
+            defer { box.extras = extras.boxed }
+            yield &extras.archiveLayout
         }
     }
     /// Descriptive stream properties from libmediainfo (only filled when asked for, e.g. by `dump`).

@@ -147,10 +147,12 @@ public enum MediaInspector {
     static func readArchive(path: String, source: some ByteSource, shown: String, options: InspectOptions) -> MediaFile {
         var file = MediaFile(path: shown, kind: .livp, format: .zip, members: [])
         // ZIPFoundation traps on some hostile directory values: check them before it reads.
-        if let problem = ZipGuard.check(source, maxEntries: options.maxArchiveEntries) {
+        let guarded = ZipGuard.inspect(source, maxEntries: options.maxArchiveEntries)
+        if let problem = guarded.issue {
             file.error = problem
             return file
         }
+        file.archiveLayout = guarded.layout
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)

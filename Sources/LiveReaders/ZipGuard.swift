@@ -17,10 +17,18 @@ public enum ZipGuard {
 
     /// A located problem, or nil when the archive's directory is consistent with the file.
     public static func check(_ source: some ByteSource, maxEntries: Int = defaultMaxEntries) -> ReadIssue? {
+        inspect(source, maxEntries: maxEntries).issue
+    }
+
+    /// ``check(_:maxEntries:)``, and when the directory is consistent, the archive's layout: each
+    /// member's method, extra fields and data offset (from its local header) and the archive comment.
+    public static func inspect(_ source: some ByteSource, maxEntries: Int = defaultMaxEntries) -> (issue: ReadIssue?, layout: ArchiveLayout?) {
+        var layout: ArchiveLayout?
         do {
-            return try checkThrowing(source, maxEntries: maxEntries)
+            if let issue = try checkThrowing(source, maxEntries: maxEntries, layout: &layout) { return (issue, nil) }
+            return (nil, layout)
         } catch {
-            return ReadIssue(error)
+            return (ReadIssue(error), nil)
         }
     }
 
@@ -28,7 +36,7 @@ public enum ZipGuard {
         ReadIssue(.malformed, message, location: location, offset: offset)
     }
 
-    static func checkThrowing(_ source: some ByteSource, maxEntries: Int) throws(ReadError) -> ReadIssue? {
+    static func checkThrowing(_ source: some ByteSource, maxEntries: Int, layout: inout ArchiveLayout?) throws(ReadError) -> ReadIssue? {
         let size = source.size
         let eocdLength: Int64 = 22
         guard size >= eocdLength else {
@@ -85,6 +93,8 @@ public enum ZipGuard {
         }
         let cd = try source.read(at: Int64(cdOffset), count: Int(cdSize))
         var p = 0
+        // Per entry: name, method, central extra length, local header offset, sizes.
+        var listed: [(name: String, method: UInt16, extra: Int, local: UInt64, compressed: UInt64, size: UInt64)] = []
         for n in 0..<Int(entries) {
             let location = "zip/central-directory/entry[\(n)]"
             let at = Int64(cdOffset) + Int64(p)
@@ -127,8 +137,22 @@ public enum ZipGuard {
             guard uncompressed <= UInt64(Int64.max) else {
                 return issue("entry \(n) declares an uncompressed size of \(uncompressed) bytes", location, at)
             }
+            listed.append((String(decoding: cd[(p + 46)..<extraStart], as: UTF8.self), le16(cd, p + 10), extraLength,
+                           localOffset, compressed, uncompressed))
             p = next
         }
+        // The layout: each local header's own name and extra lengths place the member's data.
+        var laidOut: [ArchiveLayout.Entry] = []
+        for entry in listed {
+            let header = try source.read(at: Int64(entry.local), count: 30)
+            guard header.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { return nil }
+            let dataOffset = Int64(entry.local) + 30 + Int64(le16(header, 26)) + Int64(le16(header, 28))
+            laidOut.append(ArchiveLayout.Entry(name: entry.name, compressionMethod: entry.method,
+                                               localExtraLength: Int(le16(header, 28)), centralExtraLength: entry.extra,
+                                               dataOffset: dataOffset, compressedSize: entry.compressed, size: entry.size))
+        }
+        let commentLength = Int(le16(tail, e + 20))
+        layout = ArchiveLayout(entries: laidOut, comment: Array(tail[(e + 22)..<(e + 22 + commentLength)]))
         return nil
     }
 

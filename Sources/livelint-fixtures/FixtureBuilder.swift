@@ -132,8 +132,17 @@ struct FixtureBuilder {
         let livpID = "F0E1D2C3-B4A5-4968-8776-655443322110"
         let livpStill = try still(id: livpID)
         let livpMovie = try movie(Spec(folder: "", still: nil, movie: nil, stillID: nil, movieID: livpID, why: ""))
-        try writeArchive(library.appendingPathComponent("2024/07/IMG_0200.livp"),
-                         members: [("IMG_0200.JPG.jpeg", livpStill), ("IMG_0200.JPG.mov", livpMovie)])
+        // Written as `livelint pack` writes it: the layout Baidu and Aliyun accept (livp-layout).
+        try save(LivpArchive.buildLivp(still: ("IMG_0200.JPG.jpeg", livpStill, .jpeg), movie: ("IMG_0200.JPG.mov", livpMovie)),
+                 to: library.appendingPathComponent("2024/07/IMG_0200.livp"))
+
+        // The same kind of pair zipped by another writer (ZIPFoundation, deflated, no comment):
+        // what iCloud-style downloads look like to Baidu-style consumers.
+        let deflatedID = "5D6E7F80-9A1B-4C2D-8E3F-405162738495"
+        try writeArchive(library.appendingPathComponent("broken/livp-layout/IMG_0202.livp"),
+                         members: [("IMG_0202.JPG.jpeg", try still(id: deflatedID)),
+                                   ("IMG_0202.JPG.mov", try movie(Spec(folder: "", still: nil, movie: nil, stillID: nil, movieID: deflatedID, why: "")))],
+                         compression: .deflate)
 
         // A .livp holding a still and no movie.
         let loneID = "0A1B2C3D-4E5F-4061-8728-394A5B6C7D8E"
@@ -178,14 +187,14 @@ struct FixtureBuilder {
         return try QuickTimeWriter.apply(edit, to: MemoryByteSource(base))
     }
 
-    func writeArchive(_ url: URL, members: [(String, [UInt8])]) throws {
+    func writeArchive(_ url: URL, members: [(String, [UInt8])], compression: CompressionMethod = .none) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? FileManager.default.removeItem(at: url)
         let archive = try Archive(url: url, accessMode: .create)
         for (name, bytes) in members {
             let data = Data(bytes)
             try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count),
-                                 modificationDate: Self.archiveDate, compressionMethod: .none) { position, size in
+                                 modificationDate: Self.archiveDate, compressionMethod: compression) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }

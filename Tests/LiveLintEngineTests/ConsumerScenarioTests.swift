@@ -78,6 +78,16 @@ import Testing
                  subject: "a/IMG_0012.JPG",
                  expected: with(all(.live), ["apple-photos": .split, "iphone": .split]),
                  source: "Photos reads makernote 0x0011 only (vivo-live-photo-converter README); Immich and Memories take exiftool's ContentIdentifier, which exiftool also reports from embedded XMP (checked with exiftool 12.57); name apps do not look"),
+        Scenario(name: "Synology download: a ZIP named .HEIF",
+                 files: [.livp("a/1234.HEIF", members: [.heic("1234.HEIF"), .mov("1234.MOV")])],
+                 subject: "a/1234.HEIF!1234.HEIF",
+                 expected: all(.unsupported),
+                 source: "a ZIP is no image to any app here; Immich logs 'unsupported format' (jaimetur/PhotoMigrator#912, #1028)"),
+        Scenario(name: "Baidu-layout .livp",
+                 files: [.livp("a/IMG_0013.livp", members: [.jpeg("IMG_0013.JPG.jpeg"), .mov("IMG_0013.JPG.mov")], layout: .baidu)],
+                 subject: "a/IMG_0013.livp!IMG_0013.JPG.jpeg",
+                 expected: all(.unsupported),
+                 source: "the layout is for Baidu and Aliyun clients; none of these apps reads .livp (photoprism#2312)"),
     ]
 
     @Test(arguments: scenarios)

@@ -90,7 +90,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         "video-pixel-format": .warning, "extension-mismatch": .warning, "movie-not-quicktime": .warning,
         "unreadable-file": .error,
         // Issue 12: what name-based consumers get wrong.
-        "name-identifier-conflict": .warning, "edited-version": .info, "identifier-only-in-xmp": .warning,
+        "name-identifier-conflict": .warning, "edited-version": .info, "identifier-only-in-xmp": .warning, "livp-layout": .info,
         // Issue 11: Android motion photos.
         "motion-photo-missing-video": .error, "motion-photo-offset-mismatch": .warning,
         "motion-photo-time-out-of-range": .warning,

@@ -14,7 +14,7 @@ import LiveModel
 /// (then bump ``format``).
 enum RecordCodec {
     /// Bumped whenever the layout changes; a cache of another format is rebuilt.
-    static let format = 2
+    static let format = 3
 
     // MARK: - Encoding
 
@@ -148,6 +148,16 @@ enum RecordCodec {
                     w.int(v.frameCount); w.double(v.duration); w.double(v.rotation)
                 }
             }
+            // An archive's layout (livp-layout), since format 3.
+            var w = Writer()
+            w.optional(f.archiveLayout) { w, l in
+                w.array(l.entries) { w, e in
+                    w.string(e.name); w.uint(UInt64(e.compressionMethod)); w.int(e.localExtraLength)
+                    w.int(e.centralExtraLength); w.int(e.dataOffset); w.uint(e.compressedSize); w.uint(e.size)
+                }
+                w.array(l.comment) { $0.uint(UInt64($1)) }
+            }
+            bytes += w.bytes
             guard let members = f.members else {
                 bytes.append(0)
                 return true
@@ -366,6 +376,16 @@ enum RecordCodec {
                   let size = optional({ $0.int64() }), let error = optional({ $0.issue() }),
                   let warnings = array({ $0.issue() }),
                   let still = optional({ $0.still() }), let movie = optional({ $0.movie() }),
+                  let layout = optional({ r -> ArchiveLayout? in
+                      guard let entries = r.array({ r -> ArchiveLayout.Entry? in
+                          guard let name = r.string(), let method = r.uint().flatMap({ UInt16(exactly: $0) }),
+                                let local = r.int(), let central = r.int(), let offset = r.int64(),
+                                let compressed = r.uint(), let size = r.uint() else { return nil }
+                          return ArchiveLayout.Entry(name: name, compressionMethod: method, localExtraLength: local,
+                                                     centralExtraLength: central, dataOffset: offset, compressedSize: compressed, size: size)
+                      }), let comment = r.array({ $0.uint().flatMap { UInt8(exactly: $0) } }) else { return nil }
+                      return ArchiveLayout(entries: entries, comment: comment)
+                  }),
                   let hasMembers = bool()
             else { return nil }
             var members: [MediaFile]?
@@ -376,8 +396,10 @@ enum RecordCodec {
                 }) else { return nil }
                 members = list
             }
-            return MediaFile(path: path, kind: kind, format: format, size: size, still: still, movie: movie,
-                             members: members, error: error, warnings: warnings)
+            var file = MediaFile(path: path, kind: kind, format: format, size: size, still: still, movie: movie,
+                                 members: members, error: error, warnings: warnings)
+            file.archiveLayout = layout
+            return file
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ISOBMFF
+import LiveModel
 import LiveReaders
 import ZIPFoundation
 
@@ -46,42 +47,92 @@ public enum LivpArchive {
     static let chunkBytes = 1 << 20
 
     /// The bytes of a stored ZIP holding `members` (name, data) in that order, with a fixed
-    /// timestamp `date` (DOS time fields, written as given), so that builds are reproducible.
-    /// Names must be non-empty and distinct.
+    /// timestamp `date` (DOS time fields, written as given), so that builds are reproducible, and
+    /// `comment` as the archive comment. Names must be non-empty and distinct; each member and the
+    /// whole archive must stay under 4 GiB (no ZIP64).
+    ///
+    /// Written here rather than with ZIPFoundation, which cannot write an archive comment and adds
+    /// what the `.livp` consumers refuse: every member is stored (method 0) with its CRC-32 and sizes
+    /// in the local header (no data descriptor), and no extra field anywhere, so each member's data
+    /// starts exactly 30 + name length bytes after its local header (the offsets the Baidu comment
+    /// gives, ``LivpComment``). Reading back goes through ZIPFoundation, an independent reader.
     public static func build(_ members: [(name: String, data: [UInt8])],
-                             date: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) = (2024, 1, 1, 0, 0, 0))
+                             date: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) = (2024, 1, 1, 0, 0, 0),
+                             comment: [UInt8] = [])
         throws(ArchiveError) -> [UInt8] {
-        // ZIPFoundation writes the DOS fields of `modificationDate` in UTC.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let components = DateComponents(year: date.year, month: date.month, day: date.day,
-                                        hour: date.hour, minute: date.minute, second: date.second)
-        guard let modificationDate = calendar.date(from: components) else { throw ArchiveError("invalid archive date \(date)") }
+        guard (1980...2107).contains(date.year), (1...12).contains(date.month), (1...31).contains(date.day),
+              (0...23).contains(date.hour), (0...59).contains(date.minute), (0...59).contains(date.second) else {
+            throw ArchiveError("invalid archive date \(date)")
+        }
+        guard comment.count <= 0xFFFF else { throw ArchiveError("archive comment of \(comment.count) bytes, over 65,535") }
         var names = Set<String>()
         for member in members {
             guard !member.name.isEmpty, member.name.utf8.count <= 0xFFFF, names.insert(member.name).inserted else {
                 throw ArchiveError("bad or repeated member name '\(member.name)'")
             }
         }
-        do {
-            let archive = try Archive(data: Data(), accessMode: .create)
-            for member in members {
-                let data = member.data
-                try archive.addEntry(with: member.name, type: .file, uncompressedSize: Int64(data.count),
-                                     modificationDate: modificationDate, permissions: 0o644,
-                                     compressionMethod: .none, bufferSize: chunkBytes) { position, size in
-                    // ZIPFoundation asks for consecutive pieces inside `0..<uncompressedSize`.
-                    let start = Int(position)
-                    return Data(data[start..<(start + size)])
-                }
+        let dosTime = UInt16(date.hour << 11 | date.minute << 5 | date.second / 2)
+        let dosDate = UInt16((date.year - 1980) << 9 | date.month << 5 | date.day)
+        var out: [UInt8] = []
+        var central: [UInt8] = []
+        func le16(_ v: UInt16, _ into: inout [UInt8]) { into += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func le32(_ v: UInt32, _ into: inout [UInt8]) { le16(UInt16(v & 0xFFFF), &into); le16(UInt16(v >> 16), &into) }
+        for member in members {
+            let name = Array(member.name.utf8)
+            // Bit 11: the name is UTF-8 (only set when it is not plain ASCII).
+            let flags: UInt16 = name.allSatisfy { $0 < 0x80 } ? 0 : 0x0800
+            guard member.data.count < 0xFFFF_FFFF, out.count < 0xFFFF_FFFF - 30 - name.count - member.data.count else {
+                throw ArchiveError("member '\(member.name)' does not fit a ZIP without ZIP64")
             }
-            guard let bytes = archive.data else { throw ArchiveError("the archive was not built in memory") }
-            return [UInt8](bytes)
-        } catch let error as ArchiveError {
-            throw error
-        } catch {
-            throw ArchiveError("cannot build the archive: \(error)")
+            let crc = UInt32(Data(member.data).crc32(checksum: 0))
+            let size = UInt32(member.data.count), offset = UInt32(out.count)
+            // Local header (APPNOTE 4.3.7): version 1.0, flags, stored, time, date, CRC, sizes, name, no extra.
+            le32(0x0403_4B50, &out); le16(10, &out); le16(flags, &out); le16(0, &out)
+            le16(dosTime, &out); le16(dosDate, &out); le32(crc, &out); le32(size, &out); le32(size, &out)
+            le16(UInt16(name.count), &out); le16(0, &out)
+            out += name
+            out += member.data
+            // Central directory entry (4.3.12): made by Unix 3.0, regular file 0644.
+            le32(0x0201_4B50, &central); le16(0x031E, &central); le16(10, &central); le16(flags, &central); le16(0, &central)
+            le16(dosTime, &central); le16(dosDate, &central); le32(crc, &central); le32(size, &central); le32(size, &central)
+            le16(UInt16(name.count), &central); le16(0, &central); le16(0, &central); le16(0, &central); le16(0, &central)
+            le32(UInt32(0o100644) << 16, &central); le32(offset, &central)
+            central += name
         }
+        guard members.count <= 0xFFFF, UInt64(out.count) + UInt64(central.count) < 0xFFFF_FFFF else {
+            throw ArchiveError("the archive does not fit a ZIP without ZIP64")
+        }
+        let centralOffset = UInt32(out.count)
+        out += central
+        // End of central directory (4.3.16), then the comment.
+        le32(0x0605_4B50, &out); le16(0, &out); le16(0, &out)
+        le16(UInt16(members.count), &out); le16(UInt16(members.count), &out)
+        le32(UInt32(central.count), &out); le32(centralOffset, &out); le16(UInt16(comment.count), &out)
+        out += comment
+        return out
+    }
+
+    /// A `.livp` as Baidu and Aliyun accept it: the still first, then the
+    /// movie, both stored under the names given (``livpMemberNames(stillName:format:)`` are the
+    /// usual ones), and the archive comment giving each member's type, data offset and size
+    /// (``LivpComment``).
+    public static func buildLivp(still: (name: String, data: [UInt8], format: ContainerFormat), movie: (name: String, data: [UInt8]),
+                                 date: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) = (2024, 1, 1, 0, 0, 0))
+        throws(ArchiveError) -> [UInt8] {
+        guard let type = LivpComment.stillType(for: still.format) else {
+            throw ArchiveError("a .livp holds a JPEG or HEIC still, not \(still.format.rawValue.uppercased())")
+        }
+        let stillOffset = 30 + still.name.utf8.count
+        let movieOffset = stillOffset + still.data.count + 30 + movie.name.utf8.count
+        guard movieOffset + movie.data.count < 0xFFFF_FFFF else { throw ArchiveError("the pair does not fit a .livp (4 GiB)") }
+        let comment = LivpComment(stillType: type, stillOffset: UInt32(stillOffset), stillSize: UInt32(still.data.count),
+                                  movieOffset: UInt32(movieOffset), movieSize: UInt32(movie.data.count))
+        return try build([(still.name, still.data), (movie.name, movie.data)], date: date, comment: comment.bytes)
+    }
+
+    /// `IMG_3218.JPG` → `IMG_3218.JPG.jpeg`, `IMG_3218.JPG.mov` (the member names iCloud and Baidu use).
+    public static func livpMemberNames(stillName: String, format: ContainerFormat) -> [String] {
+        [stillName + (format == .jpeg ? ".jpeg" : ".heic"), stillName + ".mov"]
     }
 
     /// The members listed in the central directory of the ZIP in `source`, in order. At most

@@ -12,6 +12,9 @@ struct FixCommand: AsyncParsableCommand {
               - a missing or unusable still-image-time track (one is added at the middle of the movie);
               - HEVC video tagged 'hev1', retagged 'hvc1' (the samples are not touched).
 
+            Each repair is printed with what it changes in the photo apps' verdicts (`lint \
+            --consumers`), e.g. "verdicts: Immich: split → live; iPhone / iCloud: split → live".
+
             Which identifier wins on a mismatch is printed with the reason: an upper-case UUID beats a \
             lower-case one, which beats anything that is not a UUID; on a tie the still's wins (photo \
             libraries key the pair on the still, and the movie is the half rewritten byte-exactly).
@@ -92,6 +95,9 @@ struct FixCommand: AsyncParsableCommand {
             text += actions.map { "  \($0)\n" }.joined()
             if !inPlace { text += "  → \(stillTarget)\n  → \(movieTarget)\n" }
             if !quiet { Terminal.out(text) }
+        case let .verdicts(_, changes):
+            guard !quiet, !changes.isEmpty else { return }
+            Terminal.out("  verdicts: " + changes.map(\.description).joined(separator: "; ") + "\n")
         case let .folderFailed(pair, message):
             Terminal.err("livelint: \(pair.label): cannot create the output folder: \(message)\n")
         case let .written(_, files, stillMethod, verifiedTracks):

@@ -60,6 +60,9 @@ public enum RepairEvent: Sendable, Hashable {
     /// The plan for a pair about to be written (or that would be, in a dry run): why the
     /// identifier was chosen, one line per change, and the targets.
     case planned(RepairSubject, reason: String?, actions: [String], stillTarget: String, movieTarget: String)
+    /// What the planned repair changes in the photo apps' verdicts (`lint --consumers`): one entry
+    /// per app whose outcome changes (empty: none does). Follows `.planned`.
+    case verdicts(RepairSubject, changes: [RepairPrediction.Change])
     /// The target folder could not be made (`message`); nothing written.
     case folderFailed(RepairSubject, message: String)
     /// The pair was written and verified: the files written, how the still was edited, how many
@@ -128,6 +131,7 @@ public struct PairRepair: Sendable {
         for (i, f) in findings.enumerated() {
             for file in f.files { findingsOf[file, default: []].append(i) }
         }
+        let library = LibraryFacts(pairs: pairs)
         var summary = RepairSummary()
         for pair in pairs {
             guard let still = pair.still, let movie = pair.movie else { continue }
@@ -162,6 +166,7 @@ public struct PairRepair: Sendable {
             let stillTarget = target(for: stillSource, display: still.path)
             let movieTarget = target(for: movieSource, display: movie.path)
             report(.planned(subject, reason: plan.reason, actions: plan.actions, stillTarget: stillTarget, movieTarget: movieTarget))
+            report(.verdicts(subject, changes: RepairPrediction.changes(pair: pair, plan: plan, library: library)))
             if options.dryRun {
                 summary.repaired += 1
                 continue

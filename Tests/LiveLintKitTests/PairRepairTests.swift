@@ -1,6 +1,9 @@
 import Foundation
 import LiveLintEngine
 import LiveLintKit
+import LiveModel
+import LiveWriters
+import Rules
 import TestSupport
 import Testing
 
@@ -36,7 +39,12 @@ import Testing
         let output = dir.appendingPathComponent("out").path
         let (summary, events) = try await Self.repair(RepairOptions(paths: [source], destination: .folder(output)))
         #expect(summary.repaired == 1 && summary.failed == 0 && summary.allRepaired)
-        #expect(events.count == 2)
+        #expect(events.count == 3)
+        // Different identifiers: every app that pairs by identifier splits the pair until the repair.
+        guard case let .verdicts(_, changes) = events[1] else { Issue.record("no verdicts second: \(events)"); return }
+        #expect(Set(changes.map(\.consumer)) == ["immich", "apple-photos", "iphone", "nextcloud-memories"], "\(changes)")
+        #expect(changes.allSatisfy { $0.before == .split && $0.after == .live })
+        #expect(changes.map(\.description).contains("Immich: split → live"))
         guard case let .planned(pair, reason, actions, stillTarget, movieTarget)? = events.first else {
             Issue.record("no plan first: \(events)"); return
         }
@@ -61,7 +69,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let (summary, events) = try await Self.repair(RepairOptions(paths: [dir.path], dryRun: true))
         #expect(summary.repaired == 1)
-        #expect(events.count == 1)
+        #expect(events.count == 2)
         guard case let .planned(_, _, _, stillTarget, movieTarget)? = events.first else { Issue.record("\(events)"); return }
         #expect(stillTarget.hasSuffix("IMG_0101-fixed.JPG") && movieTarget.hasSuffix("IMG_0101-fixed.MOV"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["IMG_0101.JPG", "IMG_0101.MOV"])
@@ -79,5 +87,26 @@ import Testing
         #expect(throws: PipelineError.self) {
             try PairRepair(RepairOptions(paths: [Self.broken.path], destination: .folder(file)))
         }
+    }
+
+    /// The verdict changes a plan predicts follow what it mends: a still-image-time track only
+    /// matters to the iPhone; an identifier written where Apple reads it matters to Apple's apps.
+    @Test(arguments: [
+        ("no still-image-time", MediaFile.jpeg(), MediaFile.mov(stillImageTime: nil), ["iphone"]),
+        ("identifier only in XMP", MediaFile.jpeg(makerNote: false, xmpID: Sample.uuidA), MediaFile.mov(), ["apple-photos", "iphone"]),
+        ("lower-case movie identifier", MediaFile.jpeg(), MediaFile.mov(id: Sample.uuidA.lowercased()),
+         ["immich", "apple-photos", "iphone", "nextcloud-memories"]),
+    ])
+    func predictedVerdictChanges(_ name: String, _ still: MediaFile, _ movie: MediaFile, _ expected: [String]) throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let pair = LivePair(still: still, movie: movie, pairedBy: .name)
+        let plan = RepairPlanner.plan(still: still, movie: movie, repairs: engine.repairs(for: pair))
+        #expect(plan.isRepairable, "\(name): \(plan.blockers)")
+        let changes = RepairPrediction.changes(pair: pair, plan: plan, library: LibraryFacts(pairs: [pair]))
+        #expect(Set(changes.map(\.consumer)) == Set(expected), "\(name): \(changes)")
+        #expect(changes.allSatisfy { $0.after == .live }, "\(name): \(changes)")
+        // Applied to the model, the plan leaves nothing for the rules that attached it.
+        let after = RepairPrediction.repaired(still: still, movie: movie, plan: plan)
+        #expect(engine.repairs(for: LivePair(still: after.still, movie: after.movie, pairedBy: .name)).isEmpty, "\(name)")
     }
 }

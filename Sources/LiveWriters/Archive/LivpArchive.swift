@@ -5,10 +5,11 @@ import LiveReaders
 import ZIPFoundation
 
 /// `.livp` archives: a ZIP holding a Live Photo's still and movie. Written with members *stored*
-/// (not compressed), as iCloud exports them; read stored or deflated. The ZIP format itself is
-/// ZIPFoundation's; this type adds what livelint needs on top: reproducible builds, a cap on
-/// member count and size, and extraction into memory that refuses a member which inflates past
-/// its declared size, comes up short or fails its CRC-32.
+/// (not compressed) in the layout Baidu and Aliyun accept (``build(_:date:comment:)``, our own
+/// writer: ZIPFoundation cannot write an archive comment); read stored or deflated through
+/// ZIPFoundation, with what livelint needs on top: a cap on member count and size, and extraction
+/// into memory that refuses a member which inflates past its declared size, comes up short or
+/// fails its CRC-32.
 public enum LivpArchive {
     /// One member as listed in the central directory.
     public struct Member: Sendable, Hashable {

@@ -50,7 +50,11 @@ struct DumpCommand: AsyncParsableCommand {
         try await reportingUserErrors {
             var options = InspectOptions.dump
             options.streamProperties = !noStreamProperties
-            let results = files.map { MediaInspector.inspect(path: $0, options: options) }
+            let results = files.map { path in
+                var file = MediaInspector.inspect(path: path, options: options)
+                if file.kind != .unknown { file.sidecar = TakeoutSidecars.find(forMediaAt: path) }
+                return file
+            }
             let colored = format == .text && output == nil && Terminal.useColor(color, fd: STDOUT_FILENO)
             let text = DumpReporters.render(results, format: format,
                                             options: DumpOptions(allSamples: allSamples, color: colored))

@@ -43,6 +43,8 @@ extension MediaFile {
         slim.members = members?.map { $0.slimmedForLint(keeping: metadataKeys) }
         // A few entries per archive, and only archives have one (livp-layout reads it).
         slim.archiveLayout = archiveLayout
+        // A few fields, and only Takeout files have one (the scan attaches it after slimming).
+        slim.sidecar = sidecar
         return slim
     }
 

@@ -120,7 +120,8 @@ public struct LintEngine: Sendable {
         }
         var scanned: [ScannedFile] = []
         scanned.reserveCapacity(files.count)
-        forEveryFile { scanned.append(ScannedFile(path: $0.path, kind: $0.kind, format: $0.format, error: $0.error?.description)) }
+        forEveryFile { scanned.append(ScannedFile(path: $0.path, kind: $0.kind, format: $0.format, error: $0.error?.description,
+                                                         sidecar: $0.sidecar?.path)) }
         scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
 
         let pairs = Pairing.pair(files)

@@ -67,15 +67,19 @@ public struct PairRecord: Sendable, Hashable {
     /// Each requested consumer's verdict (``Consumer``), by consumer id; empty unless the run
     /// asked for consumers (`lint --consumers`), and then written at `pairs[].consumers`.
     public var consumers: [String: ConsumerVerdict]
+    /// The Google Takeout sidecar describing the pair: the still's, else the movie's (Takeout
+    /// writes one for the still only); written at `pairs[].sidecar` when there is one.
+    public var sidecar: String?
 
     public init(still: String?, movie: String?, contentIdentifier: String?, pairedBy: PairingMethod,
-                media: PairMedia? = nil, consumers: [String: ConsumerVerdict] = [:]) {
+                media: PairMedia? = nil, consumers: [String: ConsumerVerdict] = [:], sidecar: String? = nil) {
         self.still = still
         self.movie = movie
         self.contentIdentifier = contentIdentifier
         self.pairedBy = pairedBy
         self.media = media
         self.consumers = consumers
+        self.sidecar = sidecar
     }
 }
 
@@ -86,12 +90,15 @@ public struct ScannedFile: Sendable, Hashable {
     public var format: ContainerFormat
     /// Why the file could not be read, or nil.
     public var error: String?
+    /// The Google Takeout sidecar that describes the file, when one sits beside it.
+    public var sidecar: String?
 
-    public init(path: String, kind: FileKind, format: ContainerFormat, error: String? = nil) {
+    public init(path: String, kind: FileKind, format: ContainerFormat, error: String? = nil, sidecar: String? = nil) {
         self.path = path
         self.kind = kind
         self.format = format
         self.error = error
+        self.sidecar = sidecar
     }
 }
 

@@ -115,7 +115,7 @@ public struct LivePair: Sendable {
     public var record: PairRecord {
         PairRecord(still: still?.path, movie: movie?.path,
                    contentIdentifier: still?.contentIdentifier ?? movie?.contentIdentifier,
-                   pairedBy: pairedBy)
+                   pairedBy: pairedBy, sidecar: still?.sidecar?.path ?? movie?.sidecar?.path)
     }
 }
 

@@ -324,3 +324,19 @@ public struct SampleLivpLayout: Sendable {
         return ArchiveLayout(entries: entries, comment: bytes)
     }
 }
+
+extension MediaFile {
+    /// This example file with a Google Takeout sidecar beside it: `NAME.supplemental-metadata.json`
+    /// unless `name` says otherwise (a name without a folder is put in the file's folder), taken at
+    /// `taken` (Unix seconds; 1618047840 is 2021-04-10 09:44:00 UTC), or unusable for `problem`.
+    public func withSidecar(_ name: String? = nil, taken: Int64? = 1_618_047_840, title: String? = nil,
+                            problem: String? = nil) -> MediaFile {
+        var file = self
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        let sidecarPath = name.map { $0.contains("/") ? $0 : folder + $0 } ?? path + ".supplemental-metadata.json"
+        file.sidecar = TakeoutSidecar(path: sidecarPath, title: title ?? fileName, photoTakenTime: problem == nil ? taken : nil,
+                                      creationTime: problem == nil ? taken : nil, problem: problem)
+        return file
+    }
+}

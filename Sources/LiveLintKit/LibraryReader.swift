@@ -10,7 +10,8 @@ import LiveReaders
 /// read) and checked by the engine's file rules (``LintEngine/fileFindings(_:)``) inside its own
 /// task, right after it is read, so memory holds at most `jobs` fully-read files plus one slim
 /// record per file kept, and the file rules run once per file, in parallel; with a `shard`, files
-/// of other shards are dropped there too.
+/// of other shards are dropped there too. A Takeout sidecar matching a file (``SidecarIndex``) is
+/// read and attached to it before the file rules run.
 enum LibraryReader {
     /// One file read, as the consumer of `read` sees it.
     struct Read {
@@ -41,7 +42,8 @@ enum LibraryReader {
     /// recorded in it (before the shard is applied: every shard reads every file).
     static func read<Entries: RandomAccessCollection & Sendable>(
         _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
-        cache: ScanCache? = nil, countKept: Bool = false, onRead: (Read) -> Void = { _ in }
+        cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), countKept: Bool = false,
+        onRead: (Read) -> Void = { _ in }
     ) async -> (files: [MediaFile], fileFindings: [Finding]) where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
@@ -72,7 +74,8 @@ enum LibraryReader {
                         let k = cache.key(for: entry.path)
                         stamp = FileStamp(path: entry.path)
                         key = k
-                        if let stamp, let file = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp) {
+                        if let stamp, var file = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp) {
+                            if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry) }
                             var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                             read.fromCache = true
                             deliver(index, read)
@@ -81,10 +84,12 @@ enum LibraryReader {
                     }
                     group.addTask { [key, stamp] in
                         let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
-                        let slim = file.slimmedForLint(keeping: engine.metadataKeys)
+                        var slim = file.slimmedForLint(keeping: engine.metadataKeys)
                         let toStore = key.flatMap { key in
                             stamp.flatMap { stamp in RecordCodec.encode(slim).map { ToStore(key: key, stamp: stamp, record: $0) } }
                         }
+                        // After the record is made: a sidecar is never cached with its file.
+                        if slim.kind != .unknown { slim.sidecar = sidecars.sidecar(for: entry) }
                         return (index, check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept), toStore)
                     }
                     return

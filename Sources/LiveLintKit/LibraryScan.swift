@@ -214,7 +214,8 @@ public struct LibraryScan: Sendable {
                       warn: { progress?(.warning($0)) })
         }
         var (files, fileFindings) = await LibraryReader.read(
-            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache, countKept: progress != nil,
+            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
+            sidecars: SidecarIndex(entries), countKept: progress != nil,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.file != nil, findings: read.kept)

@@ -84,9 +84,10 @@ public struct MediaFile: Sendable {
         var error: ReadIssue?
         var warnings: [ReadIssue] = []
         var archiveLayout: ArchiveLayout?
+        var sidecar: TakeoutSidecar?
 
         var isEmpty: Bool {
-            members == nil && streamProperties == nil && error == nil && warnings.isEmpty && archiveLayout == nil
+            members == nil && streamProperties == nil && error == nil && warnings.isEmpty && archiveLayout == nil && sidecar == nil
         }
         /// Boxed, or nil when empty.
         var boxed: Box<Extras>? { isEmpty ? nil : Box(self) }
@@ -168,6 +169,18 @@ public struct MediaFile: Sendable {
             box.extras = nil
             defer { box.extras = extras.boxed }
             yield &extras.archiveLayout
+        }
+    }
+    /// The Google Takeout JSON sidecar that describes this file, when one sits beside it
+    /// (attached by the scan after reading, never cached with the file: it changes on its own).
+    public var sidecar: TakeoutSidecar? {
+        get { storage.extras?.value.sidecar }
+        _modify {
+            let box = unique()
+            var extras = box.extras?.value ?? Extras()
+            box.extras = nil
+            defer { box.extras = extras.boxed }
+            yield &extras.sidecar
         }
     }
     /// Descriptive stream properties from libmediainfo (only filled when asked for, e.g. by `dump`).

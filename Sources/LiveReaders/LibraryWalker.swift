@@ -67,6 +67,26 @@ public struct LibraryWalker: Sendable {
             }
         }
 
+        /// The indices of the files whose display path ends with `suffix`, ignoring ASCII case
+        /// (`.json`: the Takeout sidecars), found without making a string per file.
+        public func indices(whereDisplayPathEndsWith suffix: String) -> [Int] {
+            let tail = Array(suffix.lowercased().utf8)
+            guard !tail.isEmpty else { return Array(records.indices) }
+            return bytes.withUnsafeBufferPointer { b in
+                records.indices.filter { i in
+                    let r = records[i]
+                    guard Int(r.length) >= tail.count else { return false }
+                    let start = r.offset + Int(r.length) - tail.count
+                    for k in 0..<tail.count {
+                        var c = b[start + k]
+                        if c >= 0x41, c <= 0x5A { c += 0x20 }
+                        if c != tail[k] { return false }
+                    }
+                    return true
+                }
+            }
+        }
+
         public var startIndex: Int { 0 }
         public var endIndex: Int { records.count }
 

@@ -124,6 +124,11 @@ public enum MediaInspector {
         case .livp:
             return archive()
         case .unknown:
+            // A Takeout sidecar is not media; what it says is reported with the file it describes.
+            if TakeoutSidecars.isSidecarName(shown), header.first == UInt8(ascii: "{") {
+                return MediaFile(path: shown, kind: .unknown, format: .unknown,
+                                 error: ReadIssue(.notMedia, "a JSON file, not a still, movie or .livp archive (a Google Takeout sidecar is reported with the photo or video it describes)"))
+            }
             return MediaFile(path: shown, kind: .unknown, format: .unknown,
                              error: ReadIssue(.notMedia, "not a recognised still, movie or .livp archive (starts with \(MetadataValue.hex(Array(header.prefix(8)))))"))
         }

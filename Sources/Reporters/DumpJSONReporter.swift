@@ -33,6 +33,14 @@ public enum DumpJSONReporter {
         if let still = f.still { o.merge(self.still(still)) { a, _ in a } }
         if let movie = f.movie { o.merge(self.movie(movie)) { a, _ in a } }
         if let members = f.members { o["members"] = .array(members.map(file)) }
+        if let s = f.sidecar {
+            o["sidecar"] = .object([
+                "path": .string(s.path), "title": .string(s.title),
+                "photoTakenTime": .integer(s.photoTakenTime), "creationTime": .integer(s.creationTime),
+                "latitude": .number(s.latitude), "longitude": .number(s.longitude),
+                "problem": .string(s.problem),
+            ])
+        }
         if let props = f.streamProperties {
             o["streamProperties"] = .array(props.streams.map { s in
                 .object([

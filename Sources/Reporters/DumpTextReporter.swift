@@ -25,6 +25,7 @@ public enum DumpTextReporter {
         if let motion = f.still?.motionPhoto { blocks.append(motionPhoto(motion, livePhotoStill: f.contentIdentifier != nil, options: options)) }
         if let movie = f.movie { blocks.append(self.movie(movie, options: options)) }
         if let props = f.streamProperties, !props.streams.isEmpty { blocks.append(streamProperties(props, options)) }
+        if let sidecar = f.sidecar { blocks.append(self.sidecar(sidecar, options: options, style: style)) }
         if !f.warnings.isEmpty {
             blocks.append(["Warnings"] + f.warnings.map { "  " + style.yellow(issue($0)) })
         }
@@ -39,6 +40,18 @@ public enum DumpTextReporter {
             lines += section(member, options: options, style: style, indent: indent + "    ")
         }
         return lines
+    }
+
+    /// The Google Takeout sidecar mapped to the file: what importers working from Takeout read.
+    private static func sidecar(_ s: TakeoutSidecar, options: DumpOptions, style: Style) -> [String] {
+        var rows: [[String]] = [["path", Text.clean(s.path)]]
+        if let title = s.title { rows.append(["title", Text.truncate(Text.clean(title), options.valueWidth)]) }
+        if let taken = s.photoTakenText { rows.append(["photoTakenTime", "\(s.photoTakenTime ?? 0) (\(taken))"]) }
+        if let created = s.creationTime { rows.append(["creationTime", "\(created) (\(TakeoutSidecar.utcText(created)))"]) }
+        if let lat = s.latitude, let lon = s.longitude { rows.append(["geoData", "\(lat), \(lon)"]) }
+        if let problem = s.problem { rows.append(["problem", style.yellow(problem)]) }
+        let width = rows.map { $0[0].count }.max() ?? 0
+        return ["Takeout sidecar"] + rows.map { "  " + $0[0].padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0[1] }
     }
 
     private static func pairingFacts(_ f: MediaFile, options: DumpOptions) -> [String] {

@@ -86,6 +86,7 @@ public enum LintJSONReporter {
                 .object(["outcome": .string(v.outcome.rawValue), "reason": .string(v.reason), "fix": .string(v.fix)])
             })
         }
+        if let sidecar = p.sidecar { members["sidecar"] = .string(sidecar) }
         return .object(members)
     }
 
@@ -103,12 +104,15 @@ public enum LintJSONReporter {
     }
 
     static func file(_ f: ScannedFile) -> JSON {
-        .object([
+        var members: [String: JSON] = [
             "path": .string(f.path),
             "kind": .string(f.kind.rawValue),
             "format": .string(f.format.rawValue),
             "error": .string(f.error),
-        ])
+        ]
+        // Only for a file a Takeout sidecar describes: other reports stay as they were.
+        if let sidecar = f.sidecar { members["sidecar"] = .string(sidecar) }
+        return .object(members)
     }
 }
 

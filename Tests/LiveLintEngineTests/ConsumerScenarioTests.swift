@@ -88,6 +88,12 @@ import Testing
                  subject: "a/IMG_0013.livp!IMG_0013.JPG.jpeg",
                  expected: all(.unsupported),
                  source: "the layout is for Baidu and Aliyun clients; none of these apps reads .livp (photoprism#2312)"),
+        Scenario(name: "Takeout names and sidecars",
+                 files: [.jpeg("t/IMG_0769(1).JPG").withSidecar("IMG_0769.JPG.supplemental-metadata(1).json"),
+                         .mov("t/IMG_0769(1).MP4")],
+                 subject: "t/IMG_0769(1).JPG",
+                 expected: all(.live),
+                 source: "Takeout keeps both identifiers and the QuickTime bytes under .MP4 (immich-go PR #1432): identifier apps pair it, Memories sniffs QuickTime content, PhotoPrism and Synology see one base name 'IMG_0769(1)'; the sidecar is for Takeout importers (movie-date-only-in-sidecar)"),
     ]
 
     @Test(arguments: scenarios)
@@ -103,6 +109,18 @@ import Testing
             #expect(!verdict.reason.isEmpty)
             if verdict.outcome == .live { #expect(verdict.fix == nil) } else { #expect(verdict.fix != nil) }
         }
+    }
+
+    @Test func aTakeoutPairCarriesItsStillsSidecar() throws {
+        let result = try LintEngine(rules: []).run(
+            files: [.jpeg("t/IMG_0769(1).JPG").withSidecar("IMG_0769.JPG.supplemental-metadata(1).json"), .mov("t/IMG_0769(1).MP4"),
+                    .jpeg("t/IMG_0770.JPG", id: Sample.uuidB)],
+            root: ".")
+        let pair = try #require(result.pairs.first { $0.still == "t/IMG_0769(1).JPG" })
+        #expect(pair.movie == "t/IMG_0769(1).MP4" && pair.sidecar == "t/IMG_0769.JPG.supplemental-metadata(1).json")
+        #expect(result.pairs.first { $0.still == "t/IMG_0770.JPG" }?.sidecar == nil)
+        #expect(result.files.first { $0.path == "t/IMG_0769(1).JPG" }?.sidecar == "t/IMG_0769.JPG.supplemental-metadata(1).json")
+        #expect(result.files.first { $0.path == "t/IMG_0769(1).MP4" }?.sidecar == nil)
     }
 
     @Test func ambiguousNamesTheOtherCandidate() throws {

@@ -36,6 +36,23 @@ struct ConsumerReportTests {
         #expect(try Support.validate([bad], schema: Support.lintSchema) != "")
     }
 
+    @Test(.enabled(if: Support.canValidate))
+    func takeoutSidecarsValidateInLintAndDumpJSON() throws {
+        let still = MediaFile.jpeg("t/IMG_1(1).JPG").withSidecar("IMG_1.JPG(1).json")
+        let result = try LintEngine(rules: []).run(files: [still, .mov("t/IMG_1(1).MP4")], root: "t")
+        let json = LintJSONReporter.render(result, toolVersion: "9.9")
+        #expect(json.contains(#""sidecar": "t/IMG_1.JPG(1).json""#))
+        #expect(try Support.validate([json], schema: Support.lintSchema) == "")
+        let dump = DumpJSONReporter.render([still])
+        #expect(dump.contains(#""photoTakenTime": 1618047840"#))
+        #expect(try Support.validate([dump], schema: Support.dumpSchema) == "")
+        let broken = DumpJSONReporter.render([MediaFile.jpeg().withSidecar(problem: "is empty")])
+        #expect(try Support.validate([broken], schema: Support.dumpSchema) == "")
+        // Without sidecars the reports carry no such key.
+        let plain = try LintEngine(rules: []).run(files: [.jpeg(), .mov()], root: "lib")
+        #expect(!LintJSONReporter.render(plain, toolVersion: "9.9").contains("sidecar"))
+    }
+
     @Test func jsonWithoutConsumersHasNoKey() {
         let plain = try! LintEngine(rules: []).run(files: [.jpeg(), .mov()], root: "lib")
         #expect(!LintJSONReporter.render(plain, toolVersion: "9.9").contains("consumers"))

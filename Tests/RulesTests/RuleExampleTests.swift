@@ -91,6 +91,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         "unreadable-file": .error,
         // Issue 12: what name-based consumers get wrong.
         "name-identifier-conflict": .warning, "edited-version": .info, "identifier-only-in-xmp": .warning, "livp-layout": .info,
+        "unreadable-sidecar": .warning, "movie-date-only-in-sidecar": .warning,
         // Issue 11: Android motion photos.
         "motion-photo-missing-video": .error, "motion-photo-offset-mismatch": .warning,
         "motion-photo-time-out-of-range": .warning,

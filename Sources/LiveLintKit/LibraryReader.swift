@@ -11,7 +11,8 @@ import LiveReaders
 /// task, right after it is read, so memory holds at most `jobs` fully-read files plus one slim
 /// record per file kept, and the file rules run once per file, in parallel; with a `shard`, files
 /// of other shards are dropped there too. A Takeout sidecar matching a file (``SidecarIndex``) is
-/// read and attached to it before the file rules run.
+/// read and attached to it before the file rules run. Without `keepTimeline` (only the HTML report
+/// draws it) the video track kept for the timeline is dropped once the cache has its record.
 enum LibraryReader {
     /// One file read, as the consumer of `read` sees it.
     struct Read {
@@ -42,8 +43,8 @@ enum LibraryReader {
     /// recorded in it (before the shard is applied: every shard reads every file).
     static func read<Entries: RandomAccessCollection & Sendable>(
         _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
-        cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), countKept: Bool = false,
-        onRead: (Read) -> Void = { _ in }
+        cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
+        countKept: Bool = false, onRead: (Read) -> Void = { _ in }
     ) async -> (files: [MediaFile], fileFindings: [Finding]) where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
@@ -75,6 +76,7 @@ enum LibraryReader {
                         stamp = FileStamp(path: entry.path)
                         key = k
                         if let stamp, var file = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp) {
+                            if !keepTimeline { dropTimeline(&file) }
                             if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry) }
                             var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                             read.fromCache = true
@@ -88,7 +90,9 @@ enum LibraryReader {
                         let toStore = key.flatMap { key in
                             stamp.flatMap { stamp in RecordCodec.encode(slim).map { ToStore(key: key, stamp: stamp, record: $0) } }
                         }
-                        // After the record is made: a sidecar is never cached with its file.
+                        // After the record is made: a sidecar is never cached with its file, and the
+                        // cache keeps the timeline for the runs that draw it.
+                        if !keepTimeline { dropTimeline(&slim) }
                         if slim.kind != .unknown { slim.sidecar = sidecars.sidecar(for: entry) }
                         return (index, check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept), toStore)
                     }
@@ -105,6 +109,12 @@ enum LibraryReader {
         cache?.finish()
         found.sort { $0.index < $1.index }
         return (results.compactMap { $0 }, found.flatMap { $0.findings })
+    }
+
+    /// Drops the video track slimming keeps for the HTML report's timeline (``PairMedia``; no rule
+    /// reads it): about 160 bytes a movie whose edit list does more than show the whole track.
+    private static func dropTimeline(_ file: inout MediaFile) {
+        if file.movie?.tracks.isEmpty == false { file.movie?.tracks = [] }
     }
 
     /// The exiv2 entries a still is read for under `engine`: the makernote (the identifier, and

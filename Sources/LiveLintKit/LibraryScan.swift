@@ -215,7 +215,7 @@ public struct LibraryScan: Sendable {
         }
         var (files, fileFindings) = await LibraryReader.read(
             entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
-            sidecars: SidecarIndex(entries), countKept: progress != nil,
+            sidecars: SidecarIndex(entries), keepTimeline: options.pairMedia, countKept: progress != nil,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.file != nil, findings: read.kept)

@@ -1,5 +1,11 @@
 import Foundation
 
+/// An immutable box: a ``StillInfo`` holding it copies a reference, and a change replaces it.
+private final class MotionPhotoBox: Sendable {
+    let value: MotionPhotoInfo
+    init(_ value: MotionPhotoInfo) { self.value = value }
+}
+
 /// What a still image carries: its geometry, its Exif/XMP/IPTC values and its Apple makernote.
 public struct StillInfo: Sendable {
     public var width: Int?
@@ -11,7 +17,13 @@ public struct StillInfo: Sendable {
     /// Set when a MakerNote is present but is not an Apple one (another maker, or damaged).
     public var makerNoteIssue: ReadIssue?
     /// The Android motion photo this still carries (claims, embedded video), when it is one.
-    public var motionPhoto: MotionPhotoInfo?
+    /// Held in a box of its own: it is about 600 bytes inline and nil on nearly every still, and a
+    /// library's slim records would otherwise carry that room each (issue 13, flat memory).
+    public var motionPhoto: MotionPhotoInfo? {
+        get { motionPhotoBox?.value }
+        set { motionPhotoBox = newValue.map(MotionPhotoBox.init) }
+    }
+    private var motionPhotoBox: MotionPhotoBox?
 
     public init(width: Int? = nil, height: Int? = nil, properties: [MetadataProperty] = [],
                 makerNote: AppleMakerNoteInfo? = nil, makerNoteIssue: ReadIssue? = nil,

@@ -128,8 +128,10 @@ struct Run: ParsableCommand {
             ("livelint", [livelint, "lint", "--no-cache"] + lintArgv + [folder], rounds),
         ]
         if let compare {
-            // An older build may not know --no-cache (it had no cache).
-            tools.append((compareName, [compare, "lint"] + lintArgv + [folder], rounds))
+            // `--no-cache` too when the older build knows it (before issue 13 it had no cache):
+            // else it would answer from the default cache and be timed against a full read.
+            let noCache = Self.knowsNoCache(compare) ? ["--no-cache"] : []
+            tools.append((compareName, [compare, "lint"] + noCache + lintArgv + [folder], rounds))
         }
         // Cached: a cache of this library's own, filled before the rounds, so every round reads
         // the cache and stats the files; against `find -printf`, which stats them and prints.
@@ -179,6 +181,15 @@ struct Run: ParsableCommand {
         if let lint = samples["livelint"], let exif = samples["exiftool -ee"] {
             print(String(format: "  livelint is %.0f× faster than exiftool -ee (wall)", median(exif.map(\.wall)) / median(lint.map(\.wall))))
         }
+    }
+
+    /// Whether `binary lint --help` lists `--no-cache`.
+    static func knowsNoCache(_ binary: String) -> Bool {
+        let help = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-bench-\(getpid())-help").path
+        defer { unlink(help) }
+        guard (try? measure([binary, "lint", "--help"], stdoutPath: help)) != nil,
+              let text = try? String(contentsOfFile: help, encoding: .utf8) else { return false }
+        return text.contains("--no-cache")
     }
 
     /// The --compare binary's row in the table.

@@ -60,6 +60,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         // sharing a name in one folder sit together: no dictionary of every file and no key string
         // kept per file (issue 13: this rule held ~220 bytes a file at a 100,000-file scan's peak).
         var halves: [Half] = []
+        halves.reserveCapacity(2 * scan.pairs.count)
         for pair in scan.pairs {
             let byIdentifier = pair.pairedBy == .contentIdentifier || pair.pairedBy == .archive
             let complete = pair.still != nil && pair.movie != nil

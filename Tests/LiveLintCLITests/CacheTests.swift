@@ -23,6 +23,25 @@ struct CacheTests {
         return result
     }
 
+    /// A run that does not draw timelines drops each movie's edited video track from memory, not
+    /// from the cache: the HTML report of a later run on that cache draws the same timelines as
+    /// an uncached one (issue 13's memory cut must not cost the HTML report its edit lists).
+    @Test func htmlFromACacheFilledByAJSONRunKeepsTheTimelines() throws {
+        let library = CLI.fixtures.appendingPathComponent("library").path
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cache = root.appendingPathComponent("cache").path
+        _ = try Self.lint(["--cache-dir", cache, library])
+        let plain = try CLI.run(["lint", "--no-config", "--format", "html", "--quiet", "--no-cache", library])
+        let cached = try CLI.run(["lint", "--no-config", "--format", "html", "--quiet", "--cache-dir", cache, library])
+        let plainCards = try #require(try HTMLReportCLITests.data(plain.stdout)["cards"] as? [Any])
+        let cachedCards = try #require(try HTMLReportCLITests.data(cached.stdout)["cards"] as? [Any])
+        let encode = { (cards: [Any]) in try JSONSerialization.data(withJSONObject: cards, options: [.sortedKeys]) }
+        #expect(try encode(cachedCards) == encode(plainCards))
+        // Some fixture movie has an edit list worth drawing, so the comparison can fail.
+        #expect(plain.stdout.contains(#""e":[["#))
+    }
+
     static func warnings(_ stderr: String) -> [Substring] {
         stderr.split(separator: "\n").filter { $0.hasPrefix("livelint: warning:") }
     }

@@ -67,7 +67,7 @@ public struct NameIdentifierConflictRule: ScanRule {
             for (file, partner) in [(pair.still, pair.movie), (pair.movie, pair.still)] {
                 guard let file, file.contentIdentifier != nil, file.kind == .still || file.kind == .movie else { continue }
                 halves.append(Half(file: file, partner: byIdentifier && complete ? partner?.path : nil,
-                                   hash: Self.groupKey(file.path).hashValue))
+                                   hash: Self.groupHash(file.path)))
             }
         }
         halves.sort { $0.hash < $1.hash }
@@ -84,6 +84,15 @@ public struct NameIdentifierConflictRule: ScanRule {
         return found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.violation)
     }
 
+    /// The hash of ``groupKey(_:)``'s parts, without building the key.
+    private static func groupHash(_ path: String) -> Int {
+        let (folder, name) = Pairing.split(path)
+        var hasher = Hasher()
+        hasher.combine(folder)
+        hasher.combine(Pairing.nameKey(name))
+        return hasher.finalize()
+    }
+
     private static func groupKey(_ path: String) -> String {
         let (folder, name) = Pairing.split(path)
         return folder + "\u{0}" + Pairing.nameKey(name)
@@ -91,7 +100,14 @@ public struct NameIdentifierConflictRule: ScanRule {
 
     /// The violations among halves whose keys hash alike (one group, or more on a hash collision).
     private static func violations(in run: ArraySlice<Half>) -> [(key: String, violation: Violation)] {
-        guard run.contains(where: { $0.file.kind == .still }), run.contains(where: { $0.file.kind == .movie }) else { return [] }
+        // Nearly every run is a still and its movie with one identifier: no key is built for it.
+        let conflicting = run.contains { still in
+            still.file.kind == .still && run.contains { movie in
+                movie.file.kind == .movie && (still.partner != nil || movie.partner != nil)
+                    && still.file.contentIdentifier?.uppercased() != movie.file.contentIdentifier?.uppercased()
+            }
+        }
+        guard conflicting else { return [] }
         var out: [(key: String, violation: Violation)] = []
         let keyed = run.map { (key: groupKey($0.file.path), half: $0) }.sorted { ($0.key, $0.half.file.path) < ($1.key, $1.half.file.path) }
         for key in Set(keyed.map(\.key)).sorted() {

@@ -94,6 +94,12 @@ enum JSON: Equatable {
 
     static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Nearly every string (paths, identifiers, messages) needs no escape: appended whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

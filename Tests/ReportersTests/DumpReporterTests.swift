@@ -106,6 +106,10 @@ struct DumpJSONTests {
 
     @Test func jsonWriterEscapesAndFormats() {
         #expect(JSON.string("a\"b\\c\u{0}\u{1F}é").compact() == #""a\"b\\c\u0000\u001fé""#)
+        // The whole-string path (nothing to escape) and one escape at the very end or start.
+        #expect(JSON.string("2024/05/IMG_0001 (1) é.JPG").compact() == #""2024/05/IMG_0001 (1) é.JPG""#)
+        #expect(JSON.string("del\u{7F}").compact() == #""del\u007f""#)
+        #expect(JSON.string("\ttab").compact() == #""\ttab""#)
         #expect(JSON.object(["b": .int(1), "a": .array([]), "B": .object([:])]).compact() == #"{"B":{},"a":[],"b":1}"#)
         #expect(JSON.number(.nan) == .null)
         #expect(JSON.double(2).compact() == "2")

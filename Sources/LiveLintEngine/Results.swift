@@ -55,6 +55,15 @@ public enum PairingMethod: String, Sendable, Codable {
     case archive
 }
 
+/// A ``PairMedia`` held out of line, compared and hashed by value: only HTML runs fill it, and a
+/// library's pair records would otherwise each carry its room (issue 13).
+private final class PairMediaBox: Sendable, Hashable {
+    let value: PairMedia
+    init(_ value: PairMedia) { self.value = value }
+    static func == (a: PairMediaBox, b: PairMediaBox) -> Bool { a.value == b.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
 /// A pair (or a lone half) as the lint saw it.
 public struct PairRecord: Sendable, Hashable {
     public var still: String?
@@ -63,7 +72,11 @@ public struct PairRecord: Sendable, Hashable {
     public var pairedBy: PairingMethod
     /// What the halves carry, for reports that draw the pair (HTML); filled only when a scan is
     /// asked for it (``LivePair/media``), nil otherwise. Not written into JSON reports.
-    public var media: PairMedia?
+    public var media: PairMedia? {
+        get { mediaBox?.value }
+        set { mediaBox = newValue.map(PairMediaBox.init) }
+    }
+    private var mediaBox: PairMediaBox?
     /// Each requested consumer's verdict (``Consumer``), by consumer id; empty unless the run
     /// asked for consumers (`lint --consumers`), and then written at `pairs[].consumers`.
     public var consumers: [String: ConsumerVerdict]
@@ -77,7 +90,7 @@ public struct PairRecord: Sendable, Hashable {
         self.movie = movie
         self.contentIdentifier = contentIdentifier
         self.pairedBy = pairedBy
-        self.media = media
+        self.mediaBox = media.map(PairMediaBox.init)
         self.consumers = consumers
         self.sidecar = sidecar
     }

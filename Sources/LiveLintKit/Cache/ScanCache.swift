@@ -38,8 +38,10 @@ final class ScanCache {
     /// a file rewritten again within the file system's timestamp granularity could keep the same
     /// stamp (git's "racily clean" entries). Such files are read again next time.
     static let settleNanoseconds: Int64 = 1_000_000_000
-    /// Inserts per write transaction (short, so a concurrent run waits little).
+    /// Records written together in one transaction, at most.
     static let batch = 2_000
+    /// How long a record may wait before those waiting are written.
+    static let flushInterval: Duration = .milliseconds(250)
 
     let path: String
     /// Two connections: one reads the records in key order through one cursor (a snapshot taken
@@ -51,7 +53,13 @@ final class ScanCache {
     /// The cursor's state: whether it stands on a row, and the last key asked for.
     private var onRow = false
     private var lastKey: [UInt8] = []
-    private var pending = 0
+    /// Records waiting to be written. They are written together in one short transaction when
+    /// ``batch`` wait or the first has waited ``flushInterval``, and at the end, so the write lock
+    /// is held only while inserting, never while files are read: runs at once on one cache (the
+    /// README's parallel shards) wait milliseconds for each other, not a batch of reads, which on
+    /// a slow disk could outlast the busy timeout and cost a run its cache.
+    private var waiting: [(key: String, stamp: FileStamp, record: [UInt8])] = []
+    private var firstWaiting: ContinuousClock.Instant?
     private let keySignature: Int64
     private let names: RecordCodec.Names
     private let warn: (String) -> Void
@@ -276,24 +284,41 @@ final class ScanCache {
 
     /// Keeps `record` (``RecordCodec/encode(_:)`` of the slim file) for the file at `key`, read under `stamp`.
     func store(key: String, stamp: FileStamp, record: [UInt8], now: Int64) {
-        guard let insert, let database, now - stamp.changed >= Self.settleNanoseconds else { return }
+        guard insert != nil, database != nil, now - stamp.changed >= Self.settleNanoseconds else { return }
+        if waiting.isEmpty { firstWaiting = .now }
+        waiting.append((key, stamp, record))
+        if waiting.count >= Self.batch || firstWaiting.map({ ContinuousClock.now - $0 >= Self.flushInterval }) == true {
+            flush()
+        }
+    }
+
+    /// Writes the waiting records in one transaction.
+    private func flush() {
+        let records = waiting
+        waiting = []
+        firstWaiting = nil
+        guard !records.isEmpty, let insert, let database else { return }
+        var inTransaction = false
         do {
-            if pending == 0 { try database.execute("BEGIN IMMEDIATE") }
-            insert.bind(1, key)
-            insert.bind(2, stamp.device)
-            insert.bind(3, stamp.inode)
-            insert.bind(4, stamp.size)
-            insert.bind(5, stamp.modified)
-            insert.bind(6, stamp.changed)
-            insert.bind(7, keySignature)
-            insert.bind(8, record.withUnsafeBytes { Self.checksum($0) })
-            insert.bind(9, record)
-            try insert.step()
-            insert.reset()
-            pending += 1
-            if pending >= Self.batch { try commit() }
+            try database.execute("BEGIN IMMEDIATE")
+            inTransaction = true
+            for (key, stamp, record) in records {
+                insert.bind(1, key)
+                insert.bind(2, stamp.device)
+                insert.bind(3, stamp.inode)
+                insert.bind(4, stamp.size)
+                insert.bind(5, stamp.modified)
+                insert.bind(6, stamp.changed)
+                insert.bind(7, keySignature)
+                insert.bind(8, record.withUnsafeBytes { Self.checksum($0) })
+                insert.bind(9, record)
+                try insert.step()
+                insert.reset()
+            }
+            try database.execute("COMMIT")
         } catch {
             insert.reset()
+            if inTransaction { try? database.execute("ROLLBACK") }
             fail(error)
         }
     }
@@ -304,8 +329,8 @@ final class ScanCache {
         cursor = nil
         readDatabase?.close()
         readDatabase = nil
+        flush()
         do {
-            try commit()
             if !stale.isEmpty, let database {
                 try database.execute("BEGIN IMMEDIATE")
                 let delete = try database.prepare("DELETE FROM files WHERE path = ?")
@@ -320,17 +345,10 @@ final class ScanCache {
         closeDatabase()
     }
 
-    private func commit() throws(SQLiteError) {
-        guard pending > 0, let database else { return }
-        pending = 0
-        try database.execute("COMMIT")
-    }
-
     /// An error while in use: one warning, and no cache for the rest of the run (what was committed stays).
     /// A damaged database (found mid-run, say a truncated file) is removed, so the next run rebuilds it.
     private func fail(_ error: any Error) {
-        if pending > 0 { try? database?.execute("ROLLBACK") }
-        pending = 0
+        waiting = []
         if let e = error as? SQLiteError, e.isCorrupt {
             disable("the cache \(path) is damaged (\(e.message)): reading the remaining files without it; the next run rebuilds it")
             Self.removeFiles(at: path)

@@ -47,42 +47,49 @@ public struct EditedVersionRule: ScanRule {
 
     static let derivativeSuffixes = ["_1_201_a", "_2_100_a", "_1_105_c", "_2_0_a"]
 
+    /// A stem in one folder.
+    private struct FolderStem: Hashable, Comparable {
+        var folder: String
+        var stem: String
+        static func < (a: FolderStem, b: FolderStem) -> Bool { (a.folder, a.stem) < (b.folder, b.stem) }
+    }
+
     public func check(scan: ScanContext) -> [Violation] {
         // Files by folder + stem, kept only for the stems that name an edit or a derivative and for
         // the originals those edits name: one finding per edited stem, naming its files and the
         // original's (issue 13: no dictionary of every file at a large scan's peak).
-        var candidates: [String: [String]] = [:]
-        var originalKeys: Set<String> = []
-        func forEveryHalf(_ body: (_ path: String, _ folder: String, _ stem: String) -> Void) {
+        var candidates: [FolderStem: [String]] = [:]
+        var originalKeys: Set<FolderStem> = []
+        func forEveryHalf(_ body: (_ path: String, _ key: FolderStem) -> Void) {
+            func visit(_ file: MediaFile?) {
+                guard let file else { return }
+                let (folder, name) = Pairing.split(file.path)
+                body(file.path, FolderStem(folder: folder, stem: LibraryFacts.stem(name)))
+            }
             for pair in scan.pairs {
-                for file in [pair.still, pair.movie] {
-                    guard let file else { continue }
-                    let (folder, name) = Pairing.split(file.path)
-                    body(file.path, folder, LibraryFacts.stem(name))
-                }
+                visit(pair.still)
+                visit(pair.movie)
             }
         }
-        forEveryHalf { path, folder, stem in
-            if let original = Self.original(ofEdit: stem) {
-                candidates[folder + "\u{0}" + stem, default: []].append(path)
-                originalKeys.insert(folder + "\u{0}" + original)
-            } else if Self.derivativeSuffixes.contains(where: { stem.hasSuffix($0) }) {
-                candidates[folder + "\u{0}" + stem, default: []].append(path)
+        forEveryHalf { path, key in
+            if let original = Self.original(ofEdit: key.stem) {
+                candidates[key, default: []].append(path)
+                originalKeys.insert(FolderStem(folder: key.folder, stem: original))
+            } else if Self.derivativeSuffixes.contains(where: { key.stem.hasSuffix($0) }) {
+                candidates[key, default: []].append(path)
             }
         }
-        var originalFiles: [String: [String]] = [:]
+        var originalFiles: [FolderStem: [String]] = [:]
         if !originalKeys.isEmpty {
-            forEveryHalf { path, folder, stem in
-                let key = folder + "\u{0}" + stem
+            forEveryHalf { path, key in
                 if originalKeys.contains(key) { originalFiles[key, default: []].append(path) }
             }
         }
         var out: [Violation] = []
         for key in candidates.keys.sorted() {
             let files = candidates[key, default: []].sorted()
-            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
-            let folder = String(parts[0]), stem = String(parts.last ?? "")
-            if let original = Self.original(ofEdit: stem), let originals = originalFiles[folder + "\u{0}" + original] {
+            let stem = key.stem
+            if let original = Self.original(ofEdit: stem), let originals = originalFiles[FolderStem(folder: key.folder, stem: original)] {
                 out.append(Violation(
                     "\(stem) (\(files.joined(separator: ", "))) is an edit of \(original) (\(originals.sorted().joined(separator: ", "))): every app shows the edit and the original as separate items",
                     files: files + originals.sorted(),

@@ -64,21 +64,19 @@ public struct NameIdentifierConflictRule: ScanRule {
         for pair in scan.pairs {
             let byIdentifier = pair.pairedBy == .contentIdentifier || pair.pairedBy == .archive
             let complete = pair.still != nil && pair.movie != nil
-            for (file, partner) in [(pair.still, pair.movie), (pair.movie, pair.still)] {
-                guard let file, file.contentIdentifier != nil, file.kind == .still || file.kind == .movie else { continue }
+            func add(_ file: MediaFile?, partner: MediaFile?) {
+                guard let file, file.contentIdentifier != nil, file.kind == .still || file.kind == .movie else { return }
                 halves.append(Half(file: file, partner: byIdentifier && complete ? partner?.path : nil,
                                    hash: Self.groupHash(file.path)))
             }
+            add(pair.still, partner: pair.movie)
+            add(pair.movie, partner: pair.still)
         }
         halves.sort { $0.hash < $1.hash }
         // Violations with the exact group key they come from, to be given in key order.
         var found: [(key: String, violation: Violation)] = []
-        var start = 0
-        while start < halves.count {
-            var end = start + 1
-            while end < halves.count, halves[end].hash == halves[start].hash { end += 1 }
-            if end - start > 1 { found += Self.violations(in: halves[start..<end]) }
-            start = end
+        Self.forEachRun(of: halves[...], by: \.hash) { run in
+            if run.count > 1 { found += Self.violations(in: run) }
         }
         // Stable: within a group, the order the group gave (stills, then movies, by path).
         return found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.violation)
@@ -98,25 +96,26 @@ public struct NameIdentifierConflictRule: ScanRule {
         return folder + "\u{0}" + Pairing.nameKey(name)
     }
 
+    /// A still and a movie (of one name group) whose identifiers differ even ignoring case, one of
+    /// them paired by identifier elsewhere. Equal identifiers are told apart without upper-casing.
+    private static func conflict(_ still: Half, _ movie: Half) -> Bool {
+        guard still.file.kind == .still, movie.file.kind == .movie, still.partner != nil || movie.partner != nil,
+              let sid = still.file.contentIdentifier, let mid = movie.file.contentIdentifier else { return false }
+        return sid != mid && sid.uppercased() != mid.uppercased()
+    }
+
     /// The violations among halves whose keys hash alike (one group, or more on a hash collision).
     private static func violations(in run: ArraySlice<Half>) -> [(key: String, violation: Violation)] {
         // Nearly every run is a still and its movie with one identifier: no key is built for it.
-        let conflicting = run.contains { still in
-            still.file.kind == .still && run.contains { movie in
-                movie.file.kind == .movie && (still.partner != nil || movie.partner != nil)
-                    && still.file.contentIdentifier?.uppercased() != movie.file.contentIdentifier?.uppercased()
-            }
-        }
-        guard conflicting else { return [] }
+        guard run.contains(where: { still in run.contains { movie in conflict(still, movie) } }) else { return [] }
         var out: [(key: String, violation: Violation)] = []
         let keyed = run.map { (key: groupKey($0.file.path), half: $0) }.sorted { ($0.key, $0.half.file.path) < ($1.key, $1.half.file.path) }
-        for key in Set(keyed.map(\.key)).sorted() {
-            let group = keyed.filter { $0.key == key }.map(\.half)
-            for still in group where still.file.kind == .still {
-                for movie in group where movie.file.kind == .movie {
-                    guard let sid = still.file.contentIdentifier, let mid = movie.file.contentIdentifier,
-                          sid.uppercased() != mid.uppercased(),
-                          still.partner != nil || movie.partner != nil else { continue }
+        forEachRun(of: keyed[...], by: \.key) { sameKey in
+            guard let key = sameKey.first?.key else { return }
+            let group = sameKey.map(\.half)
+            for still in group {
+                for movie in group where conflict(still, movie) {
+                    let sid = still.file.contentIdentifier ?? "", mid = movie.file.contentIdentifier ?? ""
                     var whose: [String] = []
                     if let p = still.partner { whose.append("the still's movie by identifier is '\(p)'") }
                     if let p = movie.partner { whose.append("the movie's still by identifier is '\(p)'") }
@@ -129,5 +128,19 @@ public struct NameIdentifierConflictRule: ScanRule {
             }
         }
         return out
+    }
+
+    /// Calls `body` with each run of consecutive elements of `items` that share `key`.
+    private static func forEachRun<Element, Key: Equatable>(
+        of items: ArraySlice<Element>, by key: (Element) -> Key, _ body: (ArraySlice<Element>) -> Void
+    ) {
+        var start = items.startIndex
+        while start < items.endIndex {
+            let first = key(items[start])
+            var end = start + 1
+            while end < items.endIndex, key(items[end]) == first { end += 1 }
+            body(items[start..<end])
+            start = end
+        }
     }
 }

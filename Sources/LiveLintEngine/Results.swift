@@ -55,15 +55,6 @@ public enum PairingMethod: String, Sendable, Codable {
     case archive
 }
 
-/// A ``PairMedia`` held out of line, compared and hashed by value: only HTML runs fill it, and a
-/// library's pair records would otherwise each carry its room (issue 13).
-private final class PairMediaBox: Sendable, Hashable {
-    let value: PairMedia
-    init(_ value: PairMedia) { self.value = value }
-    static func == (a: PairMediaBox, b: PairMediaBox) -> Bool { a.value == b.value }
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
-}
-
 /// A pair (or a lone half) as the lint saw it.
 public struct PairRecord: Sendable, Hashable {
     public var still: String?
@@ -71,12 +62,13 @@ public struct PairRecord: Sendable, Hashable {
     public var contentIdentifier: String?
     public var pairedBy: PairingMethod
     /// What the halves carry, for reports that draw the pair (HTML); filled only when a scan is
-    /// asked for it (``LivePair/media``), nil otherwise. Not written into JSON reports.
+    /// asked for it (``LivePair/media``), nil otherwise. Not written into JSON reports. Held out
+    /// of line (only HTML runs fill it), so other runs' records do not carry its room.
     public var media: PairMedia? {
         get { mediaBox?.value }
-        set { mediaBox = newValue.map(PairMediaBox.init) }
+        set { mediaBox = newValue.map(Boxed.init) }
     }
-    private var mediaBox: PairMediaBox?
+    private var mediaBox: Boxed<PairMedia>?
     /// Each requested consumer's verdict (``Consumer``), by consumer id; empty unless the run
     /// asked for consumers (`lint --consumers`), and then written at `pairs[].consumers`.
     public var consumers: [String: ConsumerVerdict]
@@ -90,7 +82,7 @@ public struct PairRecord: Sendable, Hashable {
         self.movie = movie
         self.contentIdentifier = contentIdentifier
         self.pairedBy = pairedBy
-        self.mediaBox = media.map(PairMediaBox.init)
+        self.mediaBox = media.map(Boxed.init)
         self.consumers = consumers
         self.sidecar = sidecar
     }

@@ -26,13 +26,6 @@ enum LibraryReader {
         var fromCache = false
     }
 
-    /// What a task hands back besides the read: the record to cache, with its key and stamp.
-    private struct ToStore {
-        var key: String
-        var stamp: FileStamp
-        var record: [UInt8]
-    }
-
     /// Reads `entries`; returns the files kept, in display-path order, and what the file rules
     /// found on them (in the same order). `onRead` is called once per entry, in completion order, from the calling
     /// task; `countKept` asks for the baseline-filtered count of each file's findings (a progress
@@ -55,13 +48,21 @@ enum LibraryReader {
         let limit = max(1, jobs)
         let started = ScanClock.now()
 
+        /// A file as this run holds it, whether read or taken from the cache: its Takeout sidecar
+        /// attached (read fresh, never cached), and without the timeline when no report draws it
+        /// (the cache keeps it for the runs that do).
+        @Sendable func prepare(_ file: inout MediaFile, _ entry: LibraryWalker.Entry) {
+            if !keepTimeline { dropTimeline(&file) }
+            if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry) }
+        }
+
         func deliver(_ index: Int, _ read: Read) {
             results[index] = read.file
             if !read.findings.isEmpty { found.append((index, read.findings)) }
             onRead(read)
         }
 
-        await withTaskGroup(of: (Int, Read, ToStore?).self) { group in
+        await withTaskGroup(of: (Int, Read, ScanCache.Record?).self) { group in
             var next = 0
             /// Starts the next read; files the cache answers are delivered on the way.
             func submit() {
@@ -76,8 +77,7 @@ enum LibraryReader {
                         stamp = FileStamp(path: entry.path)
                         key = k
                         if let stamp, var file = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp) {
-                            if !keepTimeline { dropTimeline(&file) }
-                            if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry) }
+                            prepare(&file, entry)
                             var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                             read.fromCache = true
                             deliver(index, read)
@@ -88,12 +88,10 @@ enum LibraryReader {
                         let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
                         var slim = file.slimmedForLint(keeping: engine.metadataKeys)
                         let toStore = key.flatMap { key in
-                            stamp.flatMap { stamp in RecordCodec.encode(slim).map { ToStore(key: key, stamp: stamp, record: $0) } }
+                            stamp.flatMap { stamp in RecordCodec.encode(slim).map { ScanCache.Record(key: key, stamp: stamp, bytes: $0) } }
                         }
-                        // After the record is made: a sidecar is never cached with its file, and the
-                        // cache keeps the timeline for the runs that draw it.
-                        if !keepTimeline { dropTimeline(&slim) }
-                        if slim.kind != .unknown { slim.sidecar = sidecars.sidecar(for: entry) }
+                        // After the record is made: what `prepare` changes is never cached.
+                        prepare(&slim, entry)
                         return (index, check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept), toStore)
                     }
                     return
@@ -101,7 +99,7 @@ enum LibraryReader {
             }
             for _ in 0..<limit { submit() }
             while let (index, read, toStore) = await group.next() {
-                if let toStore { cache?.store(key: toStore.key, stamp: toStore.stamp, record: toStore.record, now: started) }
+                if let toStore { cache?.store(toStore, now: started) }
                 deliver(index, read)
                 submit()
             }

@@ -93,11 +93,8 @@ public struct MediaFile: Sendable {
         var boxed: Box<Extras>? { isEmpty ? nil : Box(self) }
     }
 
-    /// An immutable box: shared freely between copies of a ``Storage``, replaced on a change.
-    private final class Box<Value: Sendable>: Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
+    /// Boxes are shared freely between copies of a ``Storage`` and replaced on a change.
+    private typealias Box = Boxed
 
     private var storage: Storage
 

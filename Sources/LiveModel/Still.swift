@@ -1,11 +1,5 @@
 import Foundation
 
-/// An immutable box: a ``StillInfo`` holding it copies a reference, and a change replaces it.
-private final class MotionPhotoBox: Sendable {
-    let value: MotionPhotoInfo
-    init(_ value: MotionPhotoInfo) { self.value = value }
-}
-
 /// What a still image carries: its geometry, its Exif/XMP/IPTC values and its Apple makernote.
 public struct StillInfo: Sendable {
     public var width: Int?
@@ -21,9 +15,9 @@ public struct StillInfo: Sendable {
     /// library's slim records would otherwise carry that room each (issue 13, flat memory).
     public var motionPhoto: MotionPhotoInfo? {
         get { motionPhotoBox?.value }
-        set { motionPhotoBox = newValue.map(MotionPhotoBox.init) }
+        set { motionPhotoBox = newValue.map(Boxed.init) }
     }
-    private var motionPhotoBox: MotionPhotoBox?
+    private var motionPhotoBox: Boxed<MotionPhotoInfo>?
 
     public init(width: Int? = nil, height: Int? = nil, properties: [MetadataProperty] = [],
                 makerNote: AppleMakerNoteInfo? = nil, makerNoteIssue: ReadIssue? = nil,

@@ -86,6 +86,9 @@ struct Run: ParsableCommand {
         guard access(livelint, X_OK) == 0 else { throw BenchError("no livelint binary at \(livelint) (build it, or pass --livelint)") }
         if let compare, access(compare, X_OK) != 0 { throw BenchError("no livelint binary at \(compare) (--compare)") }
         let exiftool = onPath("exiftool")
+        // The --compare build with `--no-cache` when it knows the flag (before issue 13 it had no
+        // cache): else it would answer from the default cache and be timed against a full read.
+        let compareLint = compare.map { [$0, "lint"] + (Self.knowsNoCache($0) ? ["--no-cache"] : []) }
         let (builder, kind) = try sources.builder()
         let sizes = pairs.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         print(machineLine())
@@ -99,7 +102,8 @@ struct Run: ParsableCommand {
                 _ = FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
                 print(String(format: "built %d pairs (%d MiB) in %.1f s", n, bytes / 1_048_576, now() - t0))
             }
-            try bench(folder: folder, pairs: n, livelint: livelint, exiftool: n <= exiftoolMaxPairs ? exiftool : nil)
+            try bench(folder: folder, pairs: n, livelint: livelint, compareLint: compareLint,
+                      exiftool: n <= exiftoolMaxPairs ? exiftool : nil)
         }
         if !noDump, let exiftool, let first = builder.sources.first {
             try dumpStartup(livelint: livelint, exiftool: exiftool, still: first.still, movie: first.movie)
@@ -116,7 +120,7 @@ struct Run: ParsableCommand {
         return binary
     }
 
-    func bench(folder: String, pairs n: Int, livelint: String, exiftool: String?) throws {
+    func bench(folder: String, pairs n: Int, livelint: String, compareLint: [String]?, exiftool: String?) throws {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         let files = 2 * n
         let lintArgv = lintArgs.split(separator: " ").map(String.init)
@@ -127,12 +131,7 @@ struct Run: ParsableCommand {
             ("floor", floor, rounds),
             ("livelint", [livelint, "lint", "--no-cache"] + lintArgv + [folder], rounds),
         ]
-        if let compare {
-            // `--no-cache` too when the older build knows it (before issue 13 it had no cache):
-            // else it would answer from the default cache and be timed against a full read.
-            let noCache = Self.knowsNoCache(compare) ? ["--no-cache"] : []
-            tools.append((compareName, [compare, "lint"] + noCache + lintArgv + [folder], rounds))
-        }
+        if let compareLint { tools.append((compareName, compareLint + lintArgv + [folder], rounds)) }
         // Cached: a cache of this library's own, filled before the rounds, so every round reads
         // the cache and stats the files; against `find -printf`, which stats them and prints.
         let cacheDir = "\(workdir)/cache-\(URL(fileURLWithPath: folder).lastPathComponent)"

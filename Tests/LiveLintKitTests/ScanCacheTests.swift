@@ -82,13 +82,13 @@ import Testing
         let first = ScanCache(directory: cache, metadataKeys: [], warn: { warnings.add($0) })
         let still = library + "/2024/05/IMG_0001.JPG", movie = library + "/2024/05/IMG_0001.MOV"
         let stillStamp = try #require(FileStamp(path: still)), movieStamp = try #require(FileStamp(path: movie))
-        first.store(key: first.key(for: still), stamp: stillStamp, record: [1, 2, 3],
+        first.store(ScanCache.Record(key: first.key(for: still), stamp: stillStamp, bytes: [1, 2, 3]),
                     now: stillStamp.changed + ScanCache.settleNanoseconds)
         // The first run goes on reading; a second opens the cache and writes meanwhile.
         let started = ContinuousClock.now
         let second = ScanCache(directory: cache, metadataKeys: [], warn: { warnings.add($0) })
         #expect(second.isUsable)
-        second.store(key: second.key(for: movie), stamp: movieStamp, record: [4, 5, 6],
+        second.store(ScanCache.Record(key: second.key(for: movie), stamp: movieStamp, bytes: [4, 5, 6]),
                      now: movieStamp.changed + ScanCache.settleNanoseconds)
         second.finish()
         first.finish()

@@ -43,6 +43,14 @@ final class ScanCache {
     /// How long a record may wait before those waiting are written.
     static let flushInterval: Duration = .milliseconds(250)
 
+    /// A record to keep: ``RecordCodec/encode(_:)`` of a slim file, the file's key (``key(for:)``)
+    /// and the stamp it was read under.
+    struct Record: Sendable {
+        var key: String
+        var stamp: FileStamp
+        var bytes: [UInt8]
+    }
+
     let path: String
     /// Two connections: one reads the records in key order through one cursor (a snapshot taken
     /// at the start of the scan), the other writes new records in short transactions.
@@ -58,7 +66,7 @@ final class ScanCache {
     /// is held only while inserting, never while files are read: runs at once on one cache (the
     /// README's parallel shards) wait milliseconds for each other, not a batch of reads, which on
     /// a slow disk could outlast the busy timeout and cost a run its cache.
-    private var waiting: [(key: String, stamp: FileStamp, record: [UInt8])] = []
+    private var waiting: [Record] = []
     private var firstWaiting: ContinuousClock.Instant?
     private let keySignature: Int64
     private let names: RecordCodec.Names
@@ -282,11 +290,11 @@ final class ScanCache {
         return a.count - b.count
     }
 
-    /// Keeps `record` (``RecordCodec/encode(_:)`` of the slim file) for the file at `key`, read under `stamp`.
-    func store(key: String, stamp: FileStamp, record: [UInt8], now: Int64) {
-        guard insert != nil, database != nil, now - stamp.changed >= Self.settleNanoseconds else { return }
+    /// Keeps `record`, unless its file changed too close to `now` (the scan's start) to be trusted.
+    func store(_ record: Record, now: Int64) {
+        guard insert != nil, database != nil, now - record.stamp.changed >= Self.settleNanoseconds else { return }
         if waiting.isEmpty { firstWaiting = .now }
-        waiting.append((key, stamp, record))
+        waiting.append(record)
         if waiting.count >= Self.batch || firstWaiting.map({ ContinuousClock.now - $0 >= Self.flushInterval }) == true {
             flush()
         }
@@ -302,16 +310,16 @@ final class ScanCache {
         do {
             try database.execute("BEGIN IMMEDIATE")
             inTransaction = true
-            for (key, stamp, record) in records {
-                insert.bind(1, key)
-                insert.bind(2, stamp.device)
-                insert.bind(3, stamp.inode)
-                insert.bind(4, stamp.size)
-                insert.bind(5, stamp.modified)
-                insert.bind(6, stamp.changed)
+            for record in records {
+                insert.bind(1, record.key)
+                insert.bind(2, record.stamp.device)
+                insert.bind(3, record.stamp.inode)
+                insert.bind(4, record.stamp.size)
+                insert.bind(5, record.stamp.modified)
+                insert.bind(6, record.stamp.changed)
                 insert.bind(7, keySignature)
-                insert.bind(8, record.withUnsafeBytes { Self.checksum($0) })
-                insert.bind(9, record)
+                insert.bind(8, record.bytes.withUnsafeBytes { Self.checksum($0) })
+                insert.bind(9, record.bytes)
                 try insert.step()
                 insert.reset()
             }

@@ -61,7 +61,7 @@ public struct EditedVersionRule: ScanRule {
         var candidates: [FolderStem: [String]] = [:]
         var originalKeys: Set<FolderStem> = []
         func forEveryHalf(_ body: (_ path: String, _ key: FolderStem) -> Void) {
-            func visit(_ file: MediaFile?) {
+            func visit(_ file: FileSummary?) {
                 guard let file else { return }
                 let (folder, name) = Pairing.split(file.path)
                 body(file.path, FolderStem(folder: folder, stem: LibraryFacts.stem(name)))

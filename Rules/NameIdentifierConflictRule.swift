@@ -50,7 +50,7 @@ public struct NameIdentifierConflictRule: ScanRule {
     /// A half with an identifier, its partner by identifier (when it has one), and a hash of its
     /// folder and export name key.
     private struct Half {
-        var file: MediaFile
+        var file: FileSummary
         var partner: String?
         var hash: Int
     }
@@ -64,7 +64,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         for pair in scan.pairs {
             let byIdentifier = pair.pairedBy == .contentIdentifier || pair.pairedBy == .archive
             let complete = pair.still != nil && pair.movie != nil
-            func add(_ file: MediaFile?, partner: MediaFile?) {
+            func add(_ file: FileSummary?, partner: FileSummary?) {
                 guard let file, file.contentIdentifier != nil, file.kind == .still || file.kind == .movie else { return }
                 halves.append(Half(file: file, partner: byIdentifier && complete ? partner?.path : nil,
                                    hash: Self.groupHash(file.path)))

@@ -47,7 +47,7 @@ public struct OrphanStillRule: ScanRule {
     public func check(scan: ScanContext) -> [Violation] {
         scan.pairs.compactMap { pair in
             guard !pair.isComplete, let still = pair.still, let id = still.contentIdentifier,
-                  still.still?.motionPhoto?.hasVideo != true,
+                  !still.hasMotionVideo,
                   !scan.anyMovie(withIdentifierIgnoringCase: id) else { return nil }
             return Violation(
                 "the still carries identifier '\(id)' but no movie in the scan carries it",

@@ -107,41 +107,53 @@ public struct LintEngine: Sendable {
     ///
     /// A pipeline that ran the file rules already, on each file as it was read
     /// (``fileFindings(_:)``), passes what they found as `fileFindings` so they are not run again;
-    /// `onPair` sees every pair (complete or not) as pairing forms it, before any rule runs.
+    /// `onPair` sees every pair (complete or not), in pairing order, before its pair rules run.
     public func run(files: [MediaFile], root: String, fileFindings: [Finding]? = nil,
                     onPair: ((LivePair) -> Void)? = nil) -> LintResult {
-        // Files and `.livp` members are visited in place, not gathered into one more array: a
-        // library-sized scan holds every file already (issue 4, flat memory).
-        func forEveryFile(_ body: (MediaFile) -> Void) {
-            for file in files {
-                body(file)
-                file.members?.forEach(body)
-            }
-        }
-        var scanned: [ScannedFile] = []
-        scanned.reserveCapacity(files.count)
-        forEveryFile { scanned.append(ScannedFile(path: $0.path, kind: $0.kind, format: $0.format, error: $0.error?.description,
-                                                         sidecar: $0.sidecar?.path)) }
-        scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
+        let list = FileList(files)
+        return run(summaries: list.summaries, store: list, root: root, fileFindings: fileFindings, onPair: onPair)
+    }
 
-        let pairs = Pairing.pair(files)
-        if let onPair { pairs.forEach(onPair) }
-
+    /// ``run(files:root:fileFindings:onPair:)`` on what a library-sized scan holds: a summary of
+    /// each file (``FileSummary``, its ``FileSummary/slot`` in `store`) in memory, the full
+    /// records in `store`. Pairing and the scan rules work on the summaries; each pair's full
+    /// halves are taken from the store only while its pair rules and consumers look at it, so
+    /// at most one full pair is decoded at a time (issue 13). The result is the same as
+    /// `run(files:)` on the full records, byte for byte.
+    public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
+                    fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil) -> LintResult {
+        let (scanned, pairs) = Self.listAndPair(summaries)
         var findings: [Finding] = fileFindings ?? []
         func add(_ violations: [Violation], from rule: Active) { findings += rule.findings(violations) }
-        var scanContext: ScanContext?
-        for rule in active {
-            switch rule.rule {
-            case let r as any FileRule:
-                if fileFindings == nil { forEveryFile { add(r.check(file: $0), from: rule) } }
-            case let r as any PairRule:
-                for pair in pairs { add(r.check(pair: pair), from: rule) }
-            case let r as any ScanRule:
-                if scanContext == nil { scanContext = ScanContext(pairs: pairs) }
-                if let scanContext { add(r.check(scan: scanContext), from: rule) }
-            default:
-                continue
+        let pairRules = active.compactMap { a in (a.rule as? any PairRule).map { (a, $0) } }
+        if fileFindings == nil, !fileRules.isEmpty {
+            for slot in 0..<store.count {
+                let file = store.file(atSlot: slot)
+                for (rule, r) in fileRules {
+                    add(r.check(file: file), from: rule)
+                    for member in file.members ?? [] { add(r.check(file: member), from: rule) }
+                }
             }
+        }
+        // Pair by pair: the full halves, the pair rules, the consumers' verdicts, the record.
+        let library = consumers.isEmpty ? nil : LibraryFacts(pairs: pairs)
+        var records: [PairRecord] = []
+        records.reserveCapacity(pairs.count)
+        let needsFull = !pairRules.isEmpty || library != nil || onPair != nil
+        for summary in pairs {
+            var record = summary.record
+            if needsFull {
+                let pair = summary.full(from: store)
+                onPair?(pair)
+                for (rule, r) in pairRules { add(r.check(pair: pair), from: rule) }
+                if let library { record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers) }
+            }
+            records.append(record)
+        }
+        let scanRules = active.compactMap { a in (a.rule as? any ScanRule).map { (a, $0) } }
+        if !scanRules.isEmpty {
+            let context = ScanContext(pairs: pairs)
+            for (rule, r) in scanRules { add(r.check(scan: context), from: rule) }
         }
         findings.sort(by: Self.findingOrder)
 
@@ -158,16 +170,26 @@ public struct LintEngine: Sendable {
             warnings: findings.filter { $0.severity == .warning }.count,
             infos: findings.filter { $0.severity == .info }.count,
             baselined: baselined)
-        var records = pairs.map(\.record)
         if !consumers.isEmpty {
-            let verdicts = Self.consumerVerdicts(pairs, consumers: consumers)
             for consumer in consumers { summary.consumers[consumer.id] = [:] }
-            for (i, byConsumer) in verdicts.enumerated() {
-                records[i].consumers = byConsumer
-                for (id, verdict) in byConsumer { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
+            for record in records {
+                for (id, verdict) in record.consumers { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
             }
         }
         return LintResult(root: root, files: scanned, pairs: records, findings: findings, summary: summary)
+    }
+
+    /// What the result lists (every file and member, sorted) and the pairs, from `summaries`,
+    /// which end here: the pairs hold every half pairing uses.
+    private static func listAndPair(_ summaries: consuming [FileSummary]) -> (scanned: [ScannedFile], pairs: [PairSummary]) {
+        var scanned: [ScannedFile] = []
+        scanned.reserveCapacity(summaries.count)
+        for i in summaries.indices {
+            scanned.append(summaries[i].scanned)
+            summaries[i].members?.forEach { scanned.append($0.scanned) }
+        }
+        scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
+        return (scanned, Pairing.pair(summaries))
     }
 
     /// The findings the enabled file rules make on `file` and its `.livp` members (the files

@@ -19,8 +19,15 @@ public enum Pairing {
     /// `.archive`) and never with files outside it. Files of kind `.unknown` take no part. A file
     /// whose reading failed still takes part with whatever was read.
     public static func pair(_ files: [MediaFile]) -> [LivePair] {
-        var result: [LivePair] = []
-        var loose: [MediaFile] = []
+        let list = FileList(files)
+        return pair(list.summaries).map { $0.full(from: list) }
+    }
+
+    /// ``pair(_:)`` on summaries: what a library-sized scan pairs (``FileSummary``), its full
+    /// records left where they are.
+    public static func pair(_ files: [FileSummary]) -> [PairSummary] {
+        var result: [PairSummary] = []
+        var loose: [FileSummary] = []
         for file in files {
             switch file.kind {
             case .still, .movie: loose.append(file)
@@ -40,26 +47,26 @@ public enum Pairing {
     }
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.
-    static func pairOrder(_ a: LivePair, _ b: LivePair) -> Bool {
+    static func pairOrder(_ a: PairSummary, _ b: PairSummary) -> Bool {
         let ka = a.still?.path ?? a.movie?.path ?? "", kb = b.still?.path ?? b.movie?.path ?? ""
         if ka != kb { return ka < kb }
         return (a.movie?.path ?? "") < (b.movie?.path ?? "")
     }
 
-    private static func fileOrder(_ a: MediaFile, _ b: MediaFile) -> Bool {
+    private static func fileOrder(_ a: FileSummary, _ b: FileSummary) -> Bool {
         if a.path != b.path { return a.path < b.path }
         if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
         return a.format.rawValue < b.format.rawValue
     }
 
-    private static func pairHalves(_ halves: [MediaFile]) -> [LivePair] {
+    private static func pairHalves(_ halves: [FileSummary]) -> [PairSummary] {
         var stills = halves.filter { $0.kind == .still }.sorted(by: fileOrder)
         var movies = halves.filter { $0.kind == .movie }.sorted(by: fileOrder)
-        var pairs: [LivePair] = []
+        var pairs: [PairSummary] = []
 
         // 1 and 2: by identifier, exact, then ignoring case.
         for fold in [false, true] {
-            let key: (MediaFile) -> String? = { file in
+            let key: (FileSummary) -> String? = { file in
                 guard let id = file.contentIdentifier else { return nil }
                 return fold ? ScanContext.folded(id) : id
             }
@@ -70,11 +77,11 @@ public enum Pairing {
         }
         // 3: by name within one folder; then with a Takeout "(N)" suffix dropped from one side
         // only (`IMG_0769.HEIC` + `IMG_0769(1).mp4`, never `(1)` + `(2)`).
-        let plain: (MediaFile) -> String? = { file in
+        let plain: (FileSummary) -> String? = { file in
             let (folder, name) = split(file.path)
             return folder + "\u{0}" + nameKey(name)
         }
-        let takeout: (MediaFile) -> String? = { file in
+        let takeout: (FileSummary) -> String? = { file in
             let (folder, name) = split(file.path)
             let stem = nameKey(name)
             let stripped = takeoutKey(stem)
@@ -87,8 +94,8 @@ public enum Pairing {
             movies = m
         }
         // 4: lone halves.
-        pairs += stills.map { LivePair(still: $0, movie: nil, pairedBy: .unpaired) }
-        pairs += movies.map { LivePair(still: nil, movie: $0, pairedBy: .unpaired) }
+        pairs += stills.map { PairSummary(still: $0, movie: nil, pairedBy: .unpaired) }
+        pairs += movies.map { PairSummary(still: nil, movie: $0, pairedBy: .unpaired) }
         return pairs
     }
 
@@ -97,11 +104,11 @@ public enum Pairing {
     ///
     /// Groups are found by sorting (key, index) lists and walking them side by side: no array
     /// per key and no hash table, so a library-sized scan pairs in a few bytes per file (issue 4).
-    private static func match(_ stills: [MediaFile], _ movies: [MediaFile],
-                              stillKey: (MediaFile) -> String?, movieKey: (MediaFile) -> String?,
+    private static func match(_ stills: [FileSummary], _ movies: [FileSummary],
+                              stillKey: (FileSummary) -> String?, movieKey: (FileSummary) -> String?,
                               method: PairingMethod, preferNames: Bool)
-        -> ([LivePair], [MediaFile], [MediaFile]) {
-        func keyed(_ files: [MediaFile], _ key: (MediaFile) -> String?) -> [(key: String, index: Int)] {
+        -> ([PairSummary], [FileSummary], [FileSummary]) {
+        func keyed(_ files: [FileSummary], _ key: (FileSummary) -> String?) -> [(key: String, index: Int)] {
             var out: [(key: String, index: Int)] = []
             for (i, file) in files.enumerated() {
                 if let k = key(file) { out.append((k, i)) }
@@ -114,9 +121,9 @@ public enum Pairing {
         let stillKeys = keyed(stills, stillKey)
         var usedStills = [Bool](repeating: false, count: stills.count)
         var usedMovies = [Bool](repeating: false, count: movies.count)
-        var pairs: [LivePair] = []
+        var pairs: [PairSummary] = []
         func take(_ s: Int, _ m: Int) {
-            pairs.append(LivePair(still: stills[s], movie: movies[m], pairedBy: method))
+            pairs.append(PairSummary(still: stills[s], movie: movies[m], pairedBy: method))
             usedStills[s] = true
             usedMovies[m] = true
         }

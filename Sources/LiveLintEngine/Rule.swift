@@ -123,9 +123,13 @@ public struct LivePair: Sendable {
 ///
 /// Its indexes are flat sorted arrays searched by bisection, not dictionaries of arrays: at
 /// 100,000 files they take about 5 MB where the dictionaries took about 17 (issue 4).
+///
+/// A scan rule sees each half as pairing does (``FileSummary``: path, kind, format, identifier,
+/// whether a still holds a motion photo's video), not its full record: a library-sized scan keeps
+/// only summaries in memory (issue 13). A scan rule that needs more adds it to ``FileSummary``.
 public struct ScanContext: Sendable {
     /// Every pairing outcome, sorted.
-    public let pairs: [LivePair]
+    public let pairs: [PairSummary]
     /// (identifier, path) of every still carrying one, sorted by identifier then path.
     private let stillIDs: [(id: String, path: String)]
     private let movieIDs: [(id: String, path: String)]
@@ -133,7 +137,7 @@ public struct ScanContext: Sendable {
     private let foldedStillIDs: [String]
     private let foldedMovieIDs: [String]
 
-    public init(pairs: [LivePair]) {
+    public init(pairs: [PairSummary]) {
         self.pairs = pairs
         var stills: [(id: String, path: String)] = [], movies: [(id: String, path: String)] = []
         for pair in pairs {
@@ -149,7 +153,7 @@ public struct ScanContext: Sendable {
     }
 
     /// Every still and movie in the scan (archive members included), sorted by path.
-    public var halves: [MediaFile] {
+    public var halves: [FileSummary] {
         pairs.flatMap { [$0.still, $0.movie].compactMap { $0 } }.sorted { $0.path < $1.path }
     }
 

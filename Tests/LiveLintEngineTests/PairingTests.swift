@@ -184,7 +184,7 @@ func outputIsTheSameInAnyOrder(seed: UInt64) throws {
         .jpeg("b/IMG_1.JPG", id: Sample.uuidA), .jpeg("a/IMG_1.JPG", id: Sample.uuidA), .mov("a/IMG_1.MOV", id: Sample.uuidA),
         .mov("x/lone.MOV", id: Sample.uuidC.lowercased()), .jpeg("n/none.JPG", id: nil), .heic("h/IMG_3.HEIC", id: Sample.uuidB),
     ]
-    let scan = ScanContext(pairs: Pairing.pair(files))
+    let scan = ScanContext(pairs: Pairing.pair(FileList(files).summaries))
     #expect(scan.stills(withIdentifier: Sample.uuidA) == ["a/IMG_1.JPG", "b/IMG_1.JPG"])
     #expect(scan.movies(withIdentifier: Sample.uuidA) == ["a/IMG_1.MOV"])
     #expect(scan.stills(withIdentifier: Sample.uuidC).isEmpty)

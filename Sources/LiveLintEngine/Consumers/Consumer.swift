@@ -102,15 +102,27 @@ public struct LibraryFacts: Sendable {
 
     public init(pairs: [LivePair]) {
         for pair in pairs where pair.archive == nil {
-            if let still = pair.still {
-                if let id = still.contentIdentifier { stillsByID[id, default: Carriers()].add(still.path) }
-                byStem[Self.stemKey(still.path), default: Carriers()].add(still.path)
-            }
-            if let movie = pair.movie {
-                if let id = movie.contentIdentifier { moviesByID[id, default: Carriers()].add(movie.path) }
-                byStem[Self.stemKey(movie.path), default: Carriers()].add(movie.path)
-            }
+            if let still = pair.still { add(still: still.path, still.contentIdentifier) }
+            if let movie = pair.movie { add(movie: movie.path, movie.contentIdentifier) }
         }
+    }
+
+    /// The same facts from pairing's summaries (a library-sized scan's pairs, ``PairSummary``).
+    public init(pairs: [PairSummary]) {
+        for pair in pairs where pair.archive == nil {
+            if let still = pair.still { add(still: still.path, still.contentIdentifier) }
+            if let movie = pair.movie { add(movie: movie.path, movie.contentIdentifier) }
+        }
+    }
+
+    private mutating func add(still path: String, _ id: String?) {
+        if let id { stillsByID[id, default: Carriers()].add(path) }
+        byStem[Self.stemKey(path), default: Carriers()].add(path)
+    }
+
+    private mutating func add(movie path: String, _ id: String?) {
+        if let id { moviesByID[id, default: Carriers()].add(path) }
+        byStem[Self.stemKey(path), default: Carriers()].add(path)
     }
 
     /// Other movies than `path` whose identifier is exactly `id`: how many, and a few of them.
@@ -152,14 +164,10 @@ public struct LibraryFacts: Sendable {
 }
 
 extension LintEngine {
-    /// Each consumer's verdict on each pair, in the order of `pairs`.
-    public static func consumerVerdicts(_ pairs: [LivePair], consumers: [any Consumer]) -> [[String: ConsumerVerdict]] {
-        guard !consumers.isEmpty else { return pairs.map { _ in [:] } }
-        let facts = LibraryFacts(pairs: pairs)
-        return pairs.map { pair in
-            var verdicts: [String: ConsumerVerdict] = [:]
-            for consumer in consumers { verdicts[consumer.id] = consumer.verdict(on: pair, in: facts) }
-            return verdicts
-        }
+    /// Each consumer's verdict on `pair` in `library`, by consumer id.
+    static func verdicts(on pair: LivePair, in library: LibraryFacts, consumers: [any Consumer]) -> [String: ConsumerVerdict] {
+        var verdicts: [String: ConsumerVerdict] = [:]
+        for consumer in consumers { verdicts[consumer.id] = consumer.verdict(on: pair, in: library) }
+        return verdicts
     }
 }

@@ -1,0 +1,120 @@
+import LiveModel
+
+/// A file as pairing and the scan rules see it: its path, kind, format, content identifier and
+/// the few facts a whole-library rule reads, plus where its full record is (``slot``).
+///
+/// A library-sized scan keeps one of these per file (about 64 bytes inline, its path and
+/// identifier shared with the full record) while the full records, which only the file and pair
+/// rules and the consumers read, can wait outside memory (a ``FileStore``) and are decoded two at
+/// a time, pair by pair (issue 13).
+public struct FileSummary: Sendable {
+    public var path: String
+    /// The still's makernote 0x0011 or the movie's content-identifier key (``MediaFile/contentIdentifier``).
+    public var contentIdentifier: String?
+    public var kind: FileKind
+    public var format: ContainerFormat
+    /// True for a still holding a motion photo's embedded video (a complete unit on its own).
+    public var hasMotionVideo: Bool
+    /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
+    /// archive's.
+    public var slot: Int32
+    /// For a `.livp` member, its index among the archive's members; -1 otherwise.
+    public var member: Int32
+    /// What most files leave empty, boxed (nil when all of it is).
+    private var rare: Boxed<Rare>?
+
+    private struct Rare: Sendable {
+        var error: String?
+        var sidecar: String?
+        var members: [FileSummary]?
+    }
+
+    /// The summary of `file`, whose full record is at `slot` (and for a member, `member` in it).
+    public init(_ file: MediaFile, slot: Int, member: Int = -1) {
+        path = file.path
+        contentIdentifier = file.contentIdentifier
+        kind = file.kind
+        format = file.format
+        hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
+        self.slot = Int32(truncatingIfNeeded: slot)
+        self.member = Int32(truncatingIfNeeded: member)
+        let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0) } }
+        let rare = Rare(error: file.error?.description, sidecar: file.sidecar?.path, members: members)
+        self.rare = rare.error == nil && rare.sidecar == nil && rare.members == nil ? nil : Boxed(rare)
+    }
+
+    /// Why the file could not be read (``ReadIssue/description``), or nil.
+    public var error: String? { rare?.value.error }
+    /// The path of the file's Google Takeout sidecar, when it has one.
+    public var sidecar: String? { rare?.value.sidecar }
+    /// A `.livp` archive's members.
+    public var members: [FileSummary]? { rare?.value.members }
+
+    /// What the result lists for this file.
+    public var scanned: ScannedFile {
+        ScannedFile(path: path, kind: kind, format: format, error: error, sidecar: sidecar)
+    }
+}
+
+/// One pairing outcome as pairing and the scan rules see it (``LivePair`` with summaries for
+/// halves): the full pair is decoded from the ``FileStore`` only for the pair rules.
+public struct PairSummary: Sendable {
+    public var still: FileSummary?
+    public var movie: FileSummary?
+    public var pairedBy: PairingMethod
+    /// The `.livp` archive the halves come from, when they are archive members.
+    public var archive: String?
+
+    public init(still: FileSummary?, movie: FileSummary?, pairedBy: PairingMethod, archive: String? = nil) {
+        self.still = still
+        self.movie = movie
+        self.pairedBy = pairedBy
+        self.archive = archive
+    }
+
+    /// True when both halves are present.
+    public var isComplete: Bool { still != nil && movie != nil }
+
+    /// Every path in the pair, still first.
+    public var paths: [String] { [still?.path, movie?.path].compactMap { $0 } }
+
+    /// The record the result carries for this pair (the same as ``LivePair/record`` of the full pair).
+    public var record: PairRecord {
+        PairRecord(still: still?.path, movie: movie?.path,
+                   contentIdentifier: still?.contentIdentifier ?? movie?.contentIdentifier,
+                   pairedBy: pairedBy, sidecar: still?.sidecar ?? movie?.sidecar)
+    }
+
+    /// The full pair, its halves taken from `store`.
+    public func full(from store: some FileStore) -> LivePair {
+        LivePair(still: still.map { store.file($0) }, movie: movie.map { store.file($0) }, pairedBy: pairedBy, archive: archive)
+    }
+}
+
+/// Where a scan's full records wait while pairing and the scan rules work on summaries:
+/// memory (``FileList``) or a spill file (the lint pipeline's, past a size).
+public protocol FileStore {
+    /// How many top-level files (slots) the store holds.
+    var count: Int { get }
+    /// The full record in `slot` (a top-level file; a `.livp` with its members).
+    func file(atSlot slot: Int) -> MediaFile
+}
+
+extension FileStore {
+    /// The full record `summary` stands for (a `.livp` member is taken from its archive's record).
+    public func file(_ summary: FileSummary) -> MediaFile {
+        let file = file(atSlot: Int(summary.slot))
+        guard summary.member >= 0 else { return file }
+        return file.members?[Int(summary.member)] ?? file
+    }
+}
+
+/// Full records held in memory, in slot order: the store for a scan small enough to keep them.
+public struct FileList: FileStore {
+    public let files: [MediaFile]
+    public init(_ files: [MediaFile]) { self.files = files }
+    public var count: Int { files.count }
+    public func file(atSlot slot: Int) -> MediaFile { files[slot] }
+    /// A summary of each file, its slot its index.
+    public var summaries: [FileSummary] { files.indices.map { FileSummary(files[$0], slot: $0) } }
+}

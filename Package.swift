@@ -109,7 +109,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LiveWritersTests", dependencies: ["LiveWriters", "LiveReaders", "LiveModel", "ISOBMFF", "AppleMakerNote", "LiveLintEngine", "Rules"]),
-        .testTarget(name: "LiveLintKitTests", dependencies: ["LiveLintKit", "LiveLintEngine", "LiveModel", "LiveReaders", "LiveWriters", "Rules", "TestSupport"]),
+        .testTarget(name: "LiveLintKitTests", dependencies: ["LiveLintKit", "LiveLintEngine", "LiveModel", "LiveReaders", "LiveWriters", "Reporters", "Rules", "TestSupport"]),
         .testTarget(name: "LiveLintCLITests", dependencies: ["LiveLintCLI", "LiveLintEngine", "LiveModel", "LiveReaders", "LiveWriters", "Rules", "TestSupport", "ISOBMFF"], exclude: ["Golden", "Scripts"]),
     ],
     cxxLanguageStandard: .cxx14

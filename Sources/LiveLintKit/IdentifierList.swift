@@ -1,3 +1,4 @@
+import LiveLintEngine
 import LiveModel
 import Reporters
 
@@ -23,9 +24,9 @@ public enum IdentifierList {
         }
     }
 
-    public static func records(_ files: [MediaFile], shard: String) -> [Record] {
+    public static func records(_ files: [FileSummary], shard: String) -> [Record] {
         var out: [Record] = []
-        func add(_ file: MediaFile) {
+        func add(_ file: FileSummary) {
             if (file.kind == .still || file.kind == .movie), let id = file.contentIdentifier {
                 out.append(Record(id: id, kind: file.kind, path: file.path, shard: shard))
             }

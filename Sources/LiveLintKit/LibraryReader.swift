@@ -24,10 +24,24 @@ enum LibraryReader {
         var kept: Int
         /// True when the file came from the cache rather than being read.
         var fromCache = false
+        /// The file's record for a spilling ``ScanRecords`` (``RecordCodec``), made in its task.
+        var encoded: [UInt8]?
     }
 
-    /// Reads `entries`; returns the files kept, in display-path order, and what the file rules
-    /// found on them (in the same order). `onRead` is called once per entry, in completion order, from the calling
+    /// What a scan read: a summary of each file kept (display-path order), the full records they
+    /// point into, and what the file rules found (in the same order).
+    struct Library {
+        var summaries: [FileSummary]
+        var records: ScanRecords
+        var fileFindings: [Finding]
+
+        /// The full records, in display-path order (for callers that want them all at once).
+        var files: [MediaFile] { summaries.map { records.file($0) } }
+    }
+
+    /// Reads `entries`; returns the files kept (summaries in display-path order, full records in
+    /// ``ScanRecords``, spilled to a temporary file when `spill`), and what the file rules found
+    /// on them (in the same order). `onRead` is called once per entry, in completion order, from the calling
     /// task; `countKept` asks for the baseline-filtered count of each file's findings (a progress
     /// display shows it; nothing else needs the extra work).
     ///
@@ -37,12 +51,13 @@ enum LibraryReader {
     static func read<Entries: RandomAccessCollection & Sendable>(
         _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
         cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
-        countKept: Bool = false, onRead: (Read) -> Void = { _ in }
-    ) async -> (files: [MediaFile], fileFindings: [Finding]) where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
+        countKept: Bool = false, spill: Bool = false, onRead: (Read) -> Void = { _ in }
+    ) async -> Library where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
         let options = scanOptions
-        var results = [MediaFile?](repeating: nil, count: entries.count)
+        var results = [FileSummary?](repeating: nil, count: entries.count)
+        let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
         // Only files with findings have an entry: (index, findings), put in order at the end.
         var found: [(index: Int, findings: [Finding])] = []
         let limit = max(1, jobs)
@@ -57,7 +72,9 @@ enum LibraryReader {
         }
 
         func deliver(_ index: Int, _ read: Read) {
-            results[index] = read.file
+            if let file = read.file {
+                results[index] = FileSummary(file, slot: records.append(file, encoded: read.encoded))
+            }
             if !read.findings.isEmpty { found.append((index, read.findings)) }
             onRead(read)
         }
@@ -80,6 +97,7 @@ enum LibraryReader {
                             prepare(&file, entry)
                             var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                             read.fromCache = true
+                            if spill, read.file != nil { read.encoded = spillable(file) }
                             deliver(index, read)
                             continue
                         }
@@ -91,8 +109,11 @@ enum LibraryReader {
                             stamp.flatMap { stamp in RecordCodec.encode(slim).map { ScanCache.Record(key: key, stamp: stamp, bytes: $0) } }
                         }
                         // After the record is made: what `prepare` changes is never cached.
+                        let cachedAsIs = toStore != nil && (keepTimeline || slim.movie?.tracks.isEmpty != false)
                         prepare(&slim, entry)
-                        return (index, check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept), toStore)
+                        var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
+                        if spill, read.file != nil { read.encoded = cachedAsIs && slim.sidecar == nil ? toStore?.bytes : spillable(slim) }
+                        return (index, read, toStore)
                     }
                     return
                 }
@@ -106,7 +127,13 @@ enum LibraryReader {
         }
         cache?.finish()
         found.sort { $0.index < $1.index }
-        return (results.compactMap { $0 }, found.flatMap { $0.findings })
+        return Library(summaries: results.compactMap { $0 }, records: records, fileFindings: found.flatMap { $0.findings })
+    }
+
+    /// `file`'s record for ``ScanRecords`` as the run holds it; nil (kept in memory) for a file
+    /// with a Takeout sidecar, which records do not carry.
+    @Sendable private static func spillable(_ file: MediaFile) -> [UInt8]? {
+        file.sidecar == nil ? RecordCodec.encode(file) : nil
     }
 
     /// Drops the video track slimming keeps for the HTML report's timeline (``PairMedia``; no rule

@@ -44,6 +44,13 @@ public struct LintOptions: Sendable {
     public var profiles: [Profile] = builtinProfiles
     /// The lint cache (``CacheSetting``): off unless asked for (the CLI turns it on by default).
     public var cache: CacheSetting = .off
+    /// A scan of more files than this keeps each file's full record in a temporary file
+    /// (``ScanRecords``) rather than in memory, and decodes it again when its pair's rules run:
+    /// below it, the records take little memory and decoding them again would only cost time.
+    public var spillAbove: Int = LintOptions.defaultSpillAbove
+
+    /// The default for ``spillAbove``: 10,000 files (about 8 MiB of full records).
+    public static let defaultSpillAbove = 10_000
 
     public init(paths: [String], configuration: ConfigurationSource = .discover, baseline: String? = nil,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs, shard: Shard? = nil,
@@ -171,19 +178,22 @@ public struct LibraryScan: Sendable {
     ///
     /// The files read go out of scope here, so only the result outlives the scan.
     public func run(progress: ((ScanEvent) -> Void)? = nil) async throws(PipelineError) -> LintResult {
-        let (files, fileFindings) = await read(progress: progress)
+        var library = await read(progress: progress)
         let shard = options.shard
         if let path = options.identifierList {
-            let list = IdentifierList.render(IdentifierList.records(files, shard: shard?.description ?? "1/1"))
+            let list = IdentifierList.render(IdentifierList.records(library.summaries, shard: shard?.description ?? "1/1"))
             do { try ReportWriter.write(list, to: path) } catch {
                 throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
             }
         }
-        // With pairMedia, each pair's summary is taken as pairing forms it (from the slim files
-        // already held) and put on its record afterwards.
+        // With pairMedia, each pair's summary is taken as the engine hands it over (the full
+        // pair, decoded for its rules) and put on its record afterwards.
         var media: [PairMediaKey: PairMedia] = [:]
         let wantsMedia = options.pairMedia
-        var result = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pair in
+        let summaries = library.summaries
+        library.summaries = []  // the engine's pairs are the only copy while it runs
+        var result = engine.run(summaries: summaries, store: library.records, root: root, fileFindings: library.fileFindings,
+                                onPair: { pair in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }
         })
@@ -202,7 +212,7 @@ public struct LibraryScan: Sendable {
     /// Walks and reads the library (slimmed, sharded, checked by the file rules), plus a record
     /// for each path that could not be listed. The walker's listing ends here, before the engine
     /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
-    func read(progress: ((ScanEvent) -> Void)?) async -> (files: [MediaFile], fileFindings: [Finding]) {
+    func read(progress: ((ScanEvent) -> Void)?) async -> LibraryReader.Library {
         let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
@@ -213,9 +223,10 @@ public struct LibraryScan: Sendable {
                       roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
                       warn: { progress?(.warning($0)) })
         }
-        var (files, fileFindings) = await LibraryReader.read(
+        var library = await LibraryReader.read(
             entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
             sidecars: SidecarIndex(entries), keepTimeline: options.pairMedia, countKept: progress != nil,
+            spill: entries.count + problems.count > options.spillAbove,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.file != nil, findings: read.kept)
@@ -229,12 +240,12 @@ public struct LibraryScan: Sendable {
             }
             let file = MediaFile(path: problem.path, kind: .unknown, format: .unknown, error: ReadIssue(.io, problem.message))
             let findings = engine.fileFindings(file)
-            files.append(file)
-            fileFindings += findings
+            library.summaries.append(FileSummary(file, slot: library.records.append(file, encoded: nil)))
+            library.fileFindings += findings
             progress?(.fileRead(path: problem.path, inShard: true,
                                 findings: progress == nil ? 0 : engine.countAfterBaseline(findings)))
         }
-        return (files, fileFindings)
+        return library
     }
 }
 

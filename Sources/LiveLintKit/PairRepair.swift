@@ -122,9 +122,10 @@ public struct PairRepair: Sendable {
         let realPath = Dictionary(wanted.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
         let engine: LintEngine
         do { engine = try LintEngine(rules: builtinRules) } catch { throw PipelineError(String(describing: error)) }
-        let (files, fileFindings) = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine)
+        let read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine)
         var pairs: [LivePair] = []
-        let findings = engine.run(files: files, root: root, fileFindings: fileFindings, onPair: { pairs.append($0) }).findings
+        let findings = engine.run(summaries: read.summaries, store: read.records, root: root, fileFindings: read.fileFindings,
+                                  onPair: { pairs.append($0) }).findings
 
         // Each file's findings, found once: the scan ran every rule already.
         var findingsOf: [String: [Int]] = [:]

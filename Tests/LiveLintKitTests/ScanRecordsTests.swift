@@ -1,0 +1,116 @@
+import Foundation
+import LiveLintEngine
+@testable import LiveLintKit
+import LiveModel
+import LiveReaders
+import Reporters
+import Rules
+import TestSupport
+import Testing
+
+/// Full records waiting in a temporary file (``ScanRecords``) while pairing and the scan rules
+/// work on summaries (issue 13): the result must be the result with every record in memory,
+/// byte for byte, in every report, with and without the cache, consumers and the HTML media.
+@Suite struct ScanRecordsTests {
+    /// The sample library, a Takeout album (sidecars stay in memory) and the corpus when present.
+    static func roots() throws -> (roots: [String], remove: () -> Void) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-spill-\(UUID().uuidString)")
+        let album = dir.appendingPathComponent("Takeout/Photos from 2021")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        for name in ["IMG_0001.JPG", "IMG_0001.MOV"] {
+            try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("pair/\(name)"),
+                                             to: album.appendingPathComponent(name))
+        }
+        try Data(#"{"title": "IMG_0001.JPG", "photoTakenTime": {"timestamp": "1618047840"}}"#.utf8)
+            .write(to: album.appendingPathComponent("IMG_0001.JPG.json"))
+        try Data(#"{"title": "IMG_0001.MOV", "photoTakenTime": {"timesta"#.utf8)
+            .write(to: album.appendingPathComponent("IMG_0001.MOV.json"))
+        var roots = [TestPaths.fixtures.appendingPathComponent("library").path, dir.path]
+        if TestPaths.corpusPresent { roots.append(TestPaths.corpus.path) }
+        return (roots, { try? FileManager.default.removeItem(at: dir) })
+    }
+
+    static func scan(_ root: String, spillAbove: Int, cache: CacheSetting = .off, shard: Shard? = nil) async throws -> (LintResult, LibraryScan) {
+        var options = LintOptions(paths: [root], configuration: .defaults, shard: shard)
+        options.spillAbove = spillAbove
+        options.cache = cache
+        options.pairMedia = true
+        options.consumers = ["all"]
+        let scan = try LibraryScan(options)
+        return (try await scan.run(), scan)
+    }
+
+    static func reports(_ result: LintResult, _ scan: LibraryScan) -> [String] {
+        LintReportFormat.allCases.map { format in
+            var text = ""
+            LintReport(format: format, failOn: scan.failOn(nil), rules: scan.ruleSummaries).write(result) { text += $0 }
+            return text
+        }
+    }
+
+    @Test func spilledScanReportsWhatAHeldScanReports() async throws {
+        let (roots, remove) = try Self.roots()
+        defer { remove() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-spill-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        for root in roots {
+            let (held, heldScan) = try await Self.scan(root, spillAbove: .max)
+            let (spilled, spilledScan) = try await Self.scan(root, spillAbove: 0)
+            #expect(!held.pairs.isEmpty && !held.findings.isEmpty, "\(root)")
+            // The spilled run did keep its records out of memory: all but those of files with a
+            // sidecar and the few the codec does not carry (not cached either).
+            let library = await spilledScan.read(progress: nil)
+            #expect(library.records.spilledCount > 0, "\(root)")
+            for file in library.summaries where library.records.isHeld(file) {
+                #expect(file.sidecar != nil || RecordCodec.encode(library.records.file(file)) == nil, "\(file.path)")
+            }
+            #expect(spilled == held, "\(root)")
+            #expect(Self.reports(spilled, spilledScan) == Self.reports(held, heldScan), "\(root)")
+            // Twice on a cache: the first run spills what it reads, the second what the cache answers.
+            for _ in 0..<2 {
+                #expect(try await Self.scan(root, spillAbove: 0, cache: .directory(cache)).0 == held, "\(root), cached")
+            }
+            let shard = try #require(Shard("1/2"))
+            #expect(try await Self.scan(root, spillAbove: 0, shard: shard).0 == (try await Self.scan(root, spillAbove: .max, shard: shard).0))
+        }
+    }
+
+    @Test func recordsReadBackAsTheyWereKept() throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let entries = LibraryWalker().files(in: [TestPaths.fixtures.appendingPathComponent("library").path]).entries
+        let files = entries.map {
+            MediaInspector.inspect(path: $0.path, displayPath: $0.displayPath, options: .lint).slimmedForLint(keeping: engine.metadataKeys)
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, directory: dir.path)
+        #expect(records.isSpilling)
+        var withSidecar = files[0]
+        withSidecar.sidecar = TakeoutSidecar(path: "IMG.JPG.json")
+        let slots = files.map { records.append($0, encoded: RecordCodec.encode($0)) }
+        let sidecarSlot = records.append(withSidecar, encoded: nil)
+        #expect(files.indices.allSatisfy { RecordCodecTests.dumped(records.file(atSlot: slots[$0])) == RecordCodecTests.dumped(files[$0]) })
+        #expect(records.file(atSlot: sidecarSlot).sidecar?.path == "IMG.JPG.json")
+        #expect(records.spilledCount == files.count)
+        // The temporary file was unlinked as soon as it was made: nothing is left in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        // A .livp member is taken from its archive's record.
+        let summaries = slots.map { FileSummary(files[$0], slot: $0) }
+        for archive in summaries where archive.kind == .livp {
+            for member in archive.members ?? [] {
+                #expect(records.file(member).path == member.path)
+                #expect(records.file(member).contentIdentifier == member.contentIdentifier)
+            }
+        }
+    }
+
+    @Test func withoutATemporaryFolderRecordsStayInMemory() throws {
+        let records = ScanRecords(spill: true, directory: "/nonexistent-livelint-\(UUID().uuidString)")
+        #expect(!records.isSpilling)
+        let file = MediaFile.jpeg("a/IMG_1.JPG")
+        let slot = records.append(file, encoded: RecordCodec.encode(file))
+        #expect(records.file(atSlot: slot).path == "a/IMG_1.JPG")
+        #expect(records.spilledCount == 0)
+    }
+}

@@ -47,36 +47,49 @@ public struct NameIdentifierConflictRule: ScanRule {
         ]
     )
 
-    /// A half with an identifier, its partner by identifier (when it has one), and a hash of its
-    /// folder and export name key.
+    /// A half with an identifier: the hash of its folder and export name key, and where it is
+    /// (its pair's index in the scan, and which half), 16 bytes.
     private struct Half {
+        var hash: Int
+        var pair: Int32
+        var isMovie: Bool
+    }
+
+    /// A half looked up for a run of halves hashing alike: the file, and its partner by
+    /// identifier (when it has one).
+    private struct Resolved {
         var file: FileSummary
         var partner: String?
-        var hash: Int
+
+        init(_ half: Half, in scan: ScanContext) {
+            let pair = scan.pairs[Int(half.pair)]
+            let byIdentifier = pair.pairedBy == .contentIdentifier || pair.pairedBy == .archive
+            // Only halves that are present are recorded.
+            file = (half.isMovie ? pair.movie : pair.still)!
+            partner = byIdentifier && pair.isComplete ? (half.isMovie ? pair.still : pair.movie)?.path : nil
+        }
     }
 
     public func check(scan: ScanContext) -> [Violation] {
-        // One small record per half, sorted by the hash of its folder + name key, so that the files
-        // sharing a name in one folder sit together: no dictionary of every file and no key string
-        // kept per file (issue 13: this rule held ~220 bytes a file at a 100,000-file scan's peak).
+        // One 16-byte record per half, sorted by the hash of its folder + name key, so that the
+        // files sharing a name in one folder sit together: no dictionary of every file and no
+        // key string or copy of a file kept per file (issue 13: this rule held ~220 bytes a file
+        // at a 100,000-file scan's peak, then 80).
         var halves: [Half] = []
         halves.reserveCapacity(2 * scan.pairs.count)
-        for pair in scan.pairs {
-            let byIdentifier = pair.pairedBy == .contentIdentifier || pair.pairedBy == .archive
-            let complete = pair.still != nil && pair.movie != nil
-            func add(_ file: FileSummary?, partner: FileSummary?) {
+        for (index, pair) in scan.pairs.enumerated() {
+            func add(_ file: FileSummary?, isMovie: Bool) {
                 guard let file, file.contentIdentifier != nil, file.kind == .still || file.kind == .movie else { return }
-                halves.append(Half(file: file, partner: byIdentifier && complete ? partner?.path : nil,
-                                   hash: Self.groupHash(file.path)))
+                halves.append(Half(hash: Self.groupHash(file.path), pair: Int32(index), isMovie: isMovie))
             }
-            add(pair.still, partner: pair.movie)
-            add(pair.movie, partner: pair.still)
+            add(pair.still, isMovie: false)
+            add(pair.movie, isMovie: true)
         }
         halves.sort { $0.hash < $1.hash }
         // Violations with the exact group key they come from, to be given in key order.
         var found: [(key: String, violation: Violation)] = []
         Self.forEachRun(of: halves[...], by: \.hash) { run in
-            if run.count > 1 { found += Self.violations(in: run) }
+            if run.count > 1 { found += Self.violations(in: run.map { Resolved($0, in: scan) }) }
         }
         // Stable: within a group, the order the group gave (stills, then movies, by path).
         return found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.violation)
@@ -98,14 +111,14 @@ public struct NameIdentifierConflictRule: ScanRule {
 
     /// A still and a movie (of one name group) whose identifiers differ even ignoring case, one of
     /// them paired by identifier elsewhere. Equal identifiers are told apart without upper-casing.
-    private static func conflict(_ still: Half, _ movie: Half) -> Bool {
+    private static func conflict(_ still: Resolved, _ movie: Resolved) -> Bool {
         guard still.file.kind == .still, movie.file.kind == .movie, still.partner != nil || movie.partner != nil,
               let sid = still.file.contentIdentifier, let mid = movie.file.contentIdentifier else { return false }
         return sid != mid && sid.uppercased() != mid.uppercased()
     }
 
     /// The violations among halves whose keys hash alike (one group, or more on a hash collision).
-    private static func violations(in run: ArraySlice<Half>) -> [(key: String, violation: Violation)] {
+    private static func violations(in run: [Resolved]) -> [(key: String, violation: Violation)] {
         // Nearly every run is a still and its movie with one identifier: no key is built for it.
         guard run.contains(where: { still in run.contains { movie in conflict(still, movie) } }) else { return [] }
         var out: [(key: String, violation: Violation)] = []

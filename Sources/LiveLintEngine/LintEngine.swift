@@ -155,6 +155,7 @@ public struct LintEngine: Sendable {
             let context = ScanContext(pairs: pairs)
             for (rule, r) in scanRules { add(r.check(scan: context), from: rule) }
         }
+        let complete = pairs.reduce(0) { $0 + ($1.isComplete ? 1 : 0) }
         findings.sort(by: Self.findingOrder)
 
         var baselined = 0
@@ -165,10 +166,10 @@ public struct LintEngine: Sendable {
         }
         var summary = LintSummary(
             files: scanned.count,
-            pairs: pairs.filter(\.isComplete).count,
-            errors: findings.filter { $0.severity == .error }.count,
-            warnings: findings.filter { $0.severity == .warning }.count,
-            infos: findings.filter { $0.severity == .info }.count,
+            pairs: complete,
+            errors: findings.reduce(0) { $0 + ($1.severity == .error ? 1 : 0) },
+            warnings: findings.reduce(0) { $0 + ($1.severity == .warning ? 1 : 0) },
+            infos: findings.reduce(0) { $0 + ($1.severity == .info ? 1 : 0) },
             baselined: baselined)
         if !consumers.isEmpty {
             for consumer in consumers { summary.consumers[consumer.id] = [:] }
@@ -183,7 +184,7 @@ public struct LintEngine: Sendable {
     /// which end here: the pairs hold every half pairing uses.
     private static func listAndPair(_ summaries: consuming [FileSummary]) -> (scanned: [ScannedFile], pairs: [PairSummary]) {
         var scanned: [ScannedFile] = []
-        scanned.reserveCapacity(summaries.count)
+        scanned.reserveCapacity(summaries.indices.reduce(summaries.count) { $0 + (summaries[$1].members?.count ?? 0) })
         for i in summaries.indices {
             scanned.append(summaries[i].scanned)
             summaries[i].members?.forEach { scanned.append($0.scanned) }

@@ -25,25 +25,64 @@ public enum Pairing {
 
     /// ``pair(_:)`` on summaries: what a library-sized scan pairs (``FileSummary``), its full
     /// records left where they are.
+    ///
+    /// Pairing works on indices into `files` and builds each ``PairSummary`` once, in its final
+    /// order, in an array of the exact size: no copy of every summary while it pairs (issue 13).
     public static func pair(_ files: [FileSummary]) -> [PairSummary] {
-        var result: [PairSummary] = []
-        var loose: [FileSummary] = []
-        for file in files {
-            switch file.kind {
-            case .still, .movie: loose.append(file)
+        var archived: [PairSummary] = []
+        var loose: [Int32] = []
+        loose.reserveCapacity(files.count)
+        for i in files.indices {
+            switch files[i].kind {
+            case .still, .movie: loose.append(Int32(i))
             case .livp:
-                let members = (file.members ?? []).filter { $0.kind == .still || $0.kind == .movie }
-                for var pair in pairHalves(members) {
+                let members = files[i].members ?? []
+                let halves = members.indices.filter { members[$0].kind == .still || members[$0].kind == .movie }.map { Int32($0) }
+                for made in pairHalves(halves, of: members) {
+                    var pair = made.summary(in: members)
                     if pair.isComplete { pair.pairedBy = .archive }
-                    pair.archive = file.path
-                    result.append(pair)
+                    pair.archive = files[i].path
+                    archived.append(pair)
                 }
             case .unknown: continue
             }
         }
-        result += pairHalves(loose)
-        result.sort(by: Self.pairOrder)  // in place: no second copy of every pair
+        archived.sort(by: pairOrder)
+        var made = pairHalves(loose, of: files)
+        loose = []
+        made.sort { a, b in
+            let ka = files[Int(a.still >= 0 ? a.still : a.movie)].path, kb = files[Int(b.still >= 0 ? b.still : b.movie)].path
+            if ka != kb { return ka < kb }
+            return (a.movie >= 0 ? files[Int(a.movie)].path : "") < (b.movie >= 0 ? files[Int(b.movie)].path : "")
+        }
+        // The two sorted lists merged (no pair is in both: archive members' paths hold a "!").
+        var result: [PairSummary] = []
+        result.reserveCapacity(archived.count + made.count)
+        var next = 0
+        for m in made {
+            let pair = m.summary(in: files)
+            while next < archived.count, pairOrder(archived[next], pair) {
+                result.append(archived[next])
+                next += 1
+            }
+            result.append(pair)
+        }
+        result += archived[next...]
         return result
+    }
+
+    /// A pairing outcome as indices into the halves paired (-1: none).
+    private struct Made {
+        var still: Int32
+        var movie: Int32
+        var method: PairingMethod
+
+        func summary(in files: [FileSummary]) -> PairSummary {
+            var pair = PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
+            // Halves carrying one identifier share one copy of it (50,000 pairs: 4 MB).
+            if let id = pair.still?.contentIdentifier, id == pair.movie?.contentIdentifier { pair.movie?.contentIdentifier = id }
+            return pair
+        }
     }
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.
@@ -59,10 +98,12 @@ public enum Pairing {
         return a.format.rawValue < b.format.rawValue
     }
 
-    private static func pairHalves(_ halves: [FileSummary]) -> [PairSummary] {
-        var stills = halves.filter { $0.kind == .still }.sorted(by: fileOrder)
-        var movies = halves.filter { $0.kind == .movie }.sorted(by: fileOrder)
-        var pairs: [PairSummary] = []
+    /// Pairs the halves `halves` (indices into `files`, stills and movies).
+    private static func pairHalves(_ halves: [Int32], of files: [FileSummary]) -> [Made] {
+        let order: (Int32, Int32) -> Bool = { fileOrder(files[Int($0)], files[Int($1)]) }
+        var stills = halves.filter { files[Int($0)].kind == .still }.sorted(by: order)
+        var movies = halves.filter { files[Int($0)].kind == .movie }.sorted(by: order)
+        var pairs: [Made] = []
 
         // 1 and 2: by identifier, exact, then ignoring case.
         for fold in [false, true] {
@@ -70,7 +111,7 @@ public enum Pairing {
                 guard let id = file.contentIdentifier else { return nil }
                 return fold ? ScanContext.folded(id) : id
             }
-            let (made, s, m) = match(stills, movies, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true)
+            let (made, s, m) = match(stills, movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true)
             pairs += made
             stills = s
             movies = m
@@ -88,30 +129,31 @@ public enum Pairing {
             return stripped == stem ? nil : folder + "\u{0}" + stripped
         }
         for (stillKey, movieKey) in [(plain, plain), (plain, takeout), (takeout, plain)] {
-            let (made, s, m) = match(stills, movies, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false)
+            let (made, s, m) = match(stills, movies, of: files, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false)
             pairs += made
             stills = s
             movies = m
         }
         // 4: lone halves.
-        pairs += stills.map { PairSummary(still: $0, movie: nil, pairedBy: .unpaired) }
-        pairs += movies.map { PairSummary(still: nil, movie: $0, pairedBy: .unpaired) }
+        pairs += stills.map { Made(still: $0, movie: -1, method: .unpaired) }
+        pairs += movies.map { Made(still: -1, movie: $0, method: .unpaired) }
         return pairs
     }
 
     /// Groups stills by `stillKey` and movies by `movieKey` (nil: takes no part), pairs within each group (name-matching halves first when
     /// `preferNames`, then in path order), and returns the pairs and what is left, still sorted.
+    /// `stills` and `movies` are indices into `files`.
     ///
     /// Groups are found by sorting (key, index) lists and walking them side by side: no array
     /// per key and no hash table, so a library-sized scan pairs in a few bytes per file (issue 4).
-    private static func match(_ stills: [FileSummary], _ movies: [FileSummary],
+    private static func match(_ stills: [Int32], _ movies: [Int32], of files: [FileSummary],
                               stillKey: (FileSummary) -> String?, movieKey: (FileSummary) -> String?,
                               method: PairingMethod, preferNames: Bool)
-        -> ([PairSummary], [FileSummary], [FileSummary]) {
-        func keyed(_ files: [FileSummary], _ key: (FileSummary) -> String?) -> [(key: String, index: Int)] {
+        -> ([Made], [Int32], [Int32]) {
+        func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> [(key: String, index: Int)] {
             var out: [(key: String, index: Int)] = []
-            for (i, file) in files.enumerated() {
-                if let k = key(file) { out.append((k, i)) }
+            for (i, file) in list.enumerated() {
+                if let k = key(files[Int(file)]) { out.append((k, i)) }
             }
             out.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
             return out
@@ -121,9 +163,9 @@ public enum Pairing {
         let stillKeys = keyed(stills, stillKey)
         var usedStills = [Bool](repeating: false, count: stills.count)
         var usedMovies = [Bool](repeating: false, count: movies.count)
-        var pairs: [PairSummary] = []
+        var pairs: [Made] = []
         func take(_ s: Int, _ m: Int) {
-            pairs.append(PairSummary(still: stills[s], movie: movies[m], pairedBy: method))
+            pairs.append(Made(still: stills[s], movie: movies[m], method: method))
             usedStills[s] = true
             usedMovies[m] = true
         }
@@ -142,9 +184,9 @@ public enum Pairing {
             if preferNames, si.count > 1 || mi.count > 1 {
                 // Queues of movies by name location, each in path order; O(n) for large groups.
                 var byName: [String: ArraySlice<Int>] = [:]
-                for m in mi { byName[nameLocation(movies[m].path), default: []].append(m) }
+                for m in mi { byName[nameLocation(files[Int(movies[m])].path), default: []].append(m) }
                 for s in si {
-                    if let m = byName[nameLocation(stills[s].path)]?.popFirst() { take(s, m) }
+                    if let m = byName[nameLocation(files[Int(stills[s])].path)]?.popFirst() { take(s, m) }
                 }
                 freeStills = si.filter { !usedStills[$0] }
                 freeMovies = mi.filter { !usedMovies[$0] }

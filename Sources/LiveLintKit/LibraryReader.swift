@@ -127,7 +127,12 @@ enum LibraryReader {
         }
         cache?.finish()
         found.sort { $0.index < $1.index }
-        return Library(summaries: results.compactMap { $0 }, records: records, fileFindings: found.flatMap { $0.findings })
+        // An array of the exact size (a library-sized scan's summaries are its largest array).
+        var summaries: [FileSummary] = []
+        summaries.reserveCapacity(records.count)
+        for case let summary? in results { summaries.append(summary) }
+        results = []
+        return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings })
     }
 
     /// `file`'s record for ``ScanRecords`` as the run holds it; nil (kept in memory) for a file

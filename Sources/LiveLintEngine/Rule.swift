@@ -140,6 +140,8 @@ public struct ScanContext: Sendable {
     public init(pairs: [PairSummary]) {
         self.pairs = pairs
         var stills: [(id: String, path: String)] = [], movies: [(id: String, path: String)] = []
+        stills.reserveCapacity(pairs.reduce(0) { $0 + ($1.still?.contentIdentifier == nil ? 0 : 1) })
+        movies.reserveCapacity(pairs.reduce(0) { $0 + ($1.movie?.contentIdentifier == nil ? 0 : 1) })
         for pair in pairs {
             if let s = pair.still, let id = s.contentIdentifier { stills.append((id, s.path)) }
             if let m = pair.movie, let id = m.contentIdentifier { movies.append((id, m.path)) }

@@ -17,7 +17,7 @@ public struct FileSummary: Sendable {
     public var hasMotionVideo: Bool
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
     /// archive's.
-    public var slot: Int32
+    public var slot: Int
     /// For a `.livp` member, its index among the archive's members; -1 otherwise.
     public var member: Int32
     /// What most files leave empty, boxed (nil when all of it is).
@@ -36,8 +36,8 @@ public struct FileSummary: Sendable {
         kind = file.kind
         format = file.format
         hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
-        self.slot = Int32(truncatingIfNeeded: slot)
-        self.member = Int32(truncatingIfNeeded: member)
+        self.slot = slot
+        self.member = Int32(clamping: member)
         let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0) } }
         let rare = Rare(error: file.error?.description, sidecar: file.sidecar?.path, members: members)
         self.rare = rare.error == nil && rare.sidecar == nil && rare.members == nil ? nil : Boxed(rare)
@@ -103,9 +103,13 @@ public protocol FileStore {
 extension FileStore {
     /// The full record `summary` stands for (a `.livp` member is taken from its archive's record).
     public func file(_ summary: FileSummary) -> MediaFile {
-        let file = file(atSlot: Int(summary.slot))
+        let file = file(atSlot: summary.slot)
         guard summary.member >= 0 else { return file }
-        return file.members?[Int(summary.member)] ?? file
+        if let members = file.members, members.indices.contains(Int(summary.member)) { return members[Int(summary.member)] }
+        // The archive's record came back without its members (it could not be read back): the
+        // member gets the archive's error rather than the archive standing in for it.
+        return MediaFile(path: summary.path, kind: summary.kind, format: summary.format,
+                         error: file.error ?? ReadIssue(.io, "the record of this archive member was lost"))
     }
 }
 

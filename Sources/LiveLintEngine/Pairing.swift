@@ -30,6 +30,7 @@ public enum Pairing {
     /// order, in an array of the exact size: no copy of every summary while it pairs (issue 13).
     public static func pair(_ files: [FileSummary]) -> [PairSummary] {
         var archived: [PairSummary] = []
+        // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
         loose.reserveCapacity(files.count)
         for i in files.indices {
@@ -55,13 +56,14 @@ public enum Pairing {
             if ka != kb { return ka < kb }
             return (a.movie >= 0 ? files[Int(a.movie)].path : "") < (b.movie >= 0 ? files[Int(b.movie)].path : "")
         }
-        // The two sorted lists merged (no pair is in both: archive members' paths hold a "!").
+        // The two sorted lists merged, an archive's pair first on a tie (as one stable sort of
+        // the archives' pairs followed by the others would put them).
         var result: [PairSummary] = []
         result.reserveCapacity(archived.count + made.count)
         var next = 0
         for m in made {
             let pair = m.summary(in: files)
-            while next < archived.count, pairOrder(archived[next], pair) {
+            while next < archived.count, !pairOrder(pair, archived[next]) {
                 result.append(archived[next])
                 next += 1
             }
@@ -80,7 +82,10 @@ public enum Pairing {
         func summary(in files: [FileSummary]) -> PairSummary {
             var pair = PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
             // Halves carrying one identifier share one copy of it (50,000 pairs: 4 MB).
-            if let id = pair.still?.contentIdentifier, id == pair.movie?.contentIdentifier { pair.movie?.contentIdentifier = id }
+            // Byte for byte: `==` on strings also equates canonically equivalent ones (NFC, NFD).
+            if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, id.utf8.elementsEqual(other.utf8) {
+                pair.movie?.contentIdentifier = id
+            }
             return pair
         }
     }

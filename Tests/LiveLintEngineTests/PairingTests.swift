@@ -197,3 +197,27 @@ func outputIsTheSameInAnyOrder(seed: UInt64) throws {
     #expect(scan.halves.map(\.path) == ["a/IMG_1.JPG", "a/IMG_1.MOV", "b/IMG_1.JPG", "h/IMG_3.HEIC", "n/none.JPG", "x/lone.MOV"])
     #expect(scan.pairedPaths == ["a/IMG_1.JPG", "a/IMG_1.MOV"])
 }
+
+/// An archive's pair and a loose file whose name holds a "!" can sort alike: the archive's pair
+/// comes first, as it always did (pairs of archives, then the others, in one stable sort).
+@Test func anArchivePairComesFirstOnATieWithALooseFile() {
+    let archive = MediaFile(path: "x.livp", kind: .livp, format: .zip, members: [.heic("x.livp!IMG_1.HEIC", id: Sample.uuidA)])
+    let loose = MediaFile.heic("x.livp!IMG_1.HEIC", id: Sample.uuidB)
+    for files in [[archive, loose], [loose, archive]] {
+        let pairs = Pairing.pair(files)
+        #expect(pairs.map(\.archive) == ["x.livp", nil])
+        #expect(pairs.map { $0.still?.contentIdentifier } == [Sample.uuidA, Sample.uuidB])
+    }
+}
+
+/// Halves paired by one identifier share its string only when the bytes match: an identifier
+/// in another Unicode normalization (equal to Swift's `==`) keeps its own bytes in what the scan
+/// rules see.
+@Test func halvesShareAnIdentifierOnlyByteForByte() {
+    let nfc = "CAF\u{00C9}-0001", nfd = "CAFE\u{0301}-0001"
+    #expect(nfc == nfd && !nfc.utf8.elementsEqual(nfd.utf8))
+    let pairs = Pairing.pair(FileList([.jpeg("a/IMG_1.JPG", id: nfc), .mov("a/IMG_1.MOV", id: nfd)]).summaries)
+    #expect(pairs.count == 1 && pairs[0].isComplete)
+    #expect(pairs[0].movie?.contentIdentifier.map { Array($0.utf8) } == Array(nfd.utf8))
+    #expect(pairs[0].still?.contentIdentifier.map { Array($0.utf8) } == Array(nfc.utf8))
+}

@@ -105,6 +105,33 @@ import Testing
         }
     }
 
+    /// Every record written decodes: one the decoder's limits would refuse (an edit list of more
+    /// than 65,536 entries, values nested 8 deep) is not encoded, so a spilled scan keeps it in
+    /// memory instead of losing it (and the cache does not keep it).
+    @Test func recordsTheDecoderWouldRefuseAreNotWritten() throws {
+        let edits = (0..<70_000).map { EditListEntry(segmentDuration: 1, mediaTime: Int64($0), rate: 1) }
+        // As slimming leaves them (a slim movie keeps its video track's edit list, no matrix).
+        var long = MediaFile.mov("a/IMG_1.MOV").slimmedForLint(keeping: [])
+        long.movie?.tracks = [TrackInfo(id: 1, handler: "vide", mediaTimescale: 600, mediaDurationTicks: 70_000, matrix: [], editList: edits)]
+        var deep = MediaFile.jpeg("a/IMG_1.JPG").slimmedForLint(keeping: [])
+        var value = MetadataValue.string("x")
+        for _ in 0..<9 { value = .array([value]) }
+        deep.still?.properties = [MetadataProperty(key: "Exif.Photo.UserComment", type: "Undefined", value: value)]
+        var fine = MediaFile.mov("a/IMG_2.MOV").slimmedForLint(keeping: [])
+        fine.movie?.tracks = [TrackInfo(id: 1, handler: "vide", mediaTimescale: 600, mediaDurationTicks: 10, matrix: [], editList: Array(edits.prefix(3)))]
+        var shallow = deep
+        shallow.still?.properties = [MetadataProperty(key: "Exif.Photo.UserComment", type: "Undefined", value: .array([.array([.string("x")])]))]
+        #expect(RecordCodec.encode(shallow) != nil)
+        #expect(RecordCodec.encode(long) == nil)
+        #expect(RecordCodec.encode(deep) == nil)
+        let bytes = try #require(RecordCodec.encode(fine))
+        #expect(bytes.withUnsafeBytes { RecordCodec.decode($0, path: fine.path, names: RecordCodec.Names()) }.map(RecordCodecTests.dumped)
+                == RecordCodecTests.dumped(fine))
+        let records = ScanRecords(spill: true)
+        let slot = records.append(long, encoded: RecordCodec.encode(long))
+        #expect(records.file(atSlot: slot).movie?.tracks.first?.editList.count == 70_000)
+    }
+
     @Test func withoutATemporaryFolderRecordsStayInMemory() throws {
         let records = ScanRecords(spill: true, directory: "/nonexistent-livelint-\(UUID().uuidString)")
         #expect(!records.isSpilling)

@@ -20,12 +20,16 @@ enum RecordCodec {
 
     static func encode(_ file: MediaFile) -> [UInt8]? {
         var w = Writer()
-        guard w.file(file, parentPath: nil) else { return nil }
+        guard w.file(file, parentPath: nil), w.withinLimits else { return nil }
         return w.bytes
     }
 
     private struct Writer {
         var bytes: [UInt8] = []
+        /// False once something was written that ``decode(_:path:names:)`` refuses (more than
+        /// ``maxCount`` entries, values nested ``maxDepth`` deep): the record is then not kept, so
+        /// every record written decodes (a spilled scan reads each one back, ``ScanRecords``).
+        var withinLimits = true
 
         init() { bytes.reserveCapacity(256) }
 
@@ -62,6 +66,7 @@ enum RecordCodec {
             body(&self, value)
         }
         mutating func array<T>(_ values: [T], _ body: (inout Writer, T) -> Void) {
+            if values.count > RecordCodec.maxCount { withinLimits = false }
             uint(UInt64(values.count))
             for v in values { body(&self, v) }
         }
@@ -73,15 +78,16 @@ enum RecordCodec {
             optional(i.offset) { $0.int($1) }
         }
 
-        mutating func value(_ v: MetadataValue) {
+        mutating func value(_ v: MetadataValue, depth: Int = 0) {
+            if depth >= RecordCodec.maxDepth { withinLimits = false }
             switch v {
             case .string(let s): bytes.append(0); string(s)
             case .int(let i): bytes.append(1); int(i)
             case .uint(let u): bytes.append(2); uint(u)
             case .double(let d): bytes.append(3); double(d)
             case .bytes(let b): bytes.append(4); raw(b)
-            case .array(let a): bytes.append(5); array(a) { $0.value($1) }
-            case .dictionary(let d): bytes.append(6); array(d) { $0.string($1.key); $0.value($1.value) }
+            case .array(let a): bytes.append(5); array(a) { $0.value($1, depth: depth + 1) }
+            case .dictionary(let d): bytes.append(6); array(d) { $0.string($1.key); $0.value($1.value, depth: depth + 1) }
             case .bool(let b): bytes.append(7); bool(b)
             }
         }
@@ -89,6 +95,8 @@ enum RecordCodec {
         /// False when the file holds something a slim record does not (not cached then).
         mutating func file(_ f: MediaFile, parentPath: String?) -> Bool {
             guard f.streamProperties == nil else { return false }
+            // A member is never an archive itself (the decoder reads one level of members).
+            if parentPath != nil, f.members != nil { return false }
             if let parentPath {
                 // A member's path is `archive!member`: only the part after the archive's path is kept.
                 let prefix = parentPath + "!"
@@ -158,6 +166,7 @@ enum RecordCodec {
                 w.array(l.comment) { $0.uint(UInt64($1)) }
             }
             bytes += w.bytes
+            if !w.withinLimits { withinLimits = false }
             guard let members = f.members else {
                 bytes.append(0)
                 return true

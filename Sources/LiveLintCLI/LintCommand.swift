@@ -20,7 +20,9 @@ struct LintCommand: AsyncParsableCommand {
             Files unchanged since the last run (same device, inode, size, mtime and ctime) are taken \
             from the cache in $XDG_CACHE_HOME/livelint (else ~/.cache/livelint; --cache-dir moves it, \
             --no-cache reads everything); the report is the same either way. `livelint cache stats` \
-            shows it.
+            shows it. A scan of more than 10,000 files keeps what it read of each file (about 300 \
+            bytes) in a temporary file in $TMPDIR (else /var/tmp), removed from the folder at once, \
+            rather than in memory.
 
             Examples:
               livelint lint ~/Pictures/export

@@ -232,9 +232,13 @@ public struct MediaFile: Sendable {
 
     /// The file name's extension, lower-cased, without the dot ("" when none).
     public var pathExtension: String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        // The last component (trailing slashes ignored), found without splitting the whole path.
+        var end = path.endIndex
+        while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
+        let trimmed = path[..<end]
+        let name = trimmed.lastIndex(of: "/").map { trimmed[trimmed.index(after: $0)...] } ?? trimmed
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...]).lowercased()
+        return name[name.index(after: dot)...].lowercased()
     }
 }
 

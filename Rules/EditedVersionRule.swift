@@ -60,35 +60,28 @@ public struct EditedVersionRule: ScanRule {
         // original's (issue 13: no dictionary of every file at a large scan's peak).
         var candidates: [FolderStem: [String]] = [:]
         var originalKeys: Set<FolderStem> = []
-        // Each half's stem, and its folder built only when the stem is one looked for (a folder
-        // string per file was most of this rule's time).
-        func forEveryHalf(_ body: (_ path: String, _ stem: String, _ folder: () -> String) -> Void) {
+        func forEveryHalf(_ body: (_ path: String, _ key: FolderStem) -> Void) {
             func visit(_ file: FileSummary?) {
                 guard let file else { return }
-                let (container, folder, name) = Pairing.splitParts(file.path)
-                body(file.path, LibraryFacts.stem(String(name)), { String(container) + folder })
+                let (folder, name) = Pairing.split(file.path)
+                body(file.path, FolderStem(folder: folder, stem: LibraryFacts.stem(name)))
             }
             for pair in scan.pairs {
                 visit(pair.still)
                 visit(pair.movie)
             }
         }
-        var originalStems: Set<String> = []
-        forEveryHalf { path, stem, folder in
-            if let original = Self.original(ofEdit: stem) {
-                let f = folder()
-                candidates[FolderStem(folder: f, stem: stem), default: []].append(path)
-                originalKeys.insert(FolderStem(folder: f, stem: original))
-                originalStems.insert(original)
-            } else if Self.derivativeSuffixes.contains(where: { stem.hasSuffix($0) }) {
-                candidates[FolderStem(folder: folder(), stem: stem), default: []].append(path)
+        forEveryHalf { path, key in
+            if let original = Self.original(ofEdit: key.stem) {
+                candidates[key, default: []].append(path)
+                originalKeys.insert(FolderStem(folder: key.folder, stem: original))
+            } else if Self.derivativeSuffixes.contains(where: { key.stem.hasSuffix($0) }) {
+                candidates[key, default: []].append(path)
             }
         }
         var originalFiles: [FolderStem: [String]] = [:]
         if !originalKeys.isEmpty {
-            forEveryHalf { path, stem, folder in
-                guard originalStems.contains(stem) else { return }
-                let key = FolderStem(folder: folder(), stem: stem)
+            forEveryHalf { path, key in
                 if originalKeys.contains(key) { originalFiles[key, default: []].append(path) }
             }
         }

@@ -97,12 +97,10 @@ public struct NameIdentifierConflictRule: ScanRule {
 
     /// The hash of ``groupKey(_:)``'s parts, without building the key.
     private static func groupHash(_ path: String) -> Int {
-        // The folder's two parts hashed as they are: equal folders split alike, no string built.
-        let (container, folder, name) = Pairing.splitParts(path)
+        let (folder, name) = Pairing.split(path)
         var hasher = Hasher()
-        hasher.combine(container)
         hasher.combine(folder)
-        hasher.combine(Pairing.nameKey(String(name)))
+        hasher.combine(Pairing.nameKey(name))
         return hasher.finalize()
     }
 

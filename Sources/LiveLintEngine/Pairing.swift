@@ -211,24 +211,16 @@ public enum Pairing {
     /// The folder part and the file name of a scan path. For an archive member
     /// (`a/b.livp!X.JPG.jpeg`) the folder is the archive (`a/b.livp!`).
     public static func split(_ path: String) -> (folder: String, name: String) {
-        let parts = splitParts(path)
-        return (parts.container.isEmpty ? String(parts.folder) : String(parts.container) + parts.folder, String(parts.name))
-    }
-
-    /// ``split(_:)`` without building the folder: the archive part (`a/b.livp!`, or empty), the
-    /// folder inside it, and the name; the folder is `container + folder`. For code that only
-    /// hashes or compares folders (no string per file).
-    public static func splitParts(_ path: String) -> (container: Substring, folder: Substring, name: Substring) {
-        var container = path[path.startIndex..<path.startIndex]
+        var container = ""
         var inner = Substring(path)
         if let bang = path.lastIndex(of: "!") {
-            container = path[...bang]
+            container = String(path[...bang])
             inner = path[path.index(after: bang)...]
         }
         if let slash = inner.lastIndex(of: "/") {
-            return (container, inner[..<slash], inner[inner.index(after: slash)...])
+            return (container + inner[..<slash], String(inner[inner.index(after: slash)...]))
         }
-        return (container, inner[inner.startIndex..<inner.startIndex], inner)
+        return (container, String(inner))
     }
 
     private static let mediaExtensions: Set<String> = {

@@ -232,13 +232,9 @@ public struct MediaFile: Sendable {
 
     /// The file name's extension, lower-cased, without the dot ("" when none).
     public var pathExtension: String {
-        // The last component (trailing slashes ignored), found without splitting the whole path.
-        var end = path.endIndex
-        while end > path.startIndex, path[path.index(before: end)] == "/" { end = path.index(before: end) }
-        let trimmed = path[..<end]
-        let name = trimmed.lastIndex(of: "/").map { trimmed[trimmed.index(after: $0)...] } ?? trimmed
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return name[name.index(after: dot)...].lowercased()
+        return String(name[name.index(after: dot)...]).lowercased()
     }
 }
 

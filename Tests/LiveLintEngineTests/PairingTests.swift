@@ -221,3 +221,21 @@ func outputIsTheSameInAnyOrder(seed: UInt64) throws {
     #expect(pairs[0].movie?.contentIdentifier.map { Array($0.utf8) } == Array(nfd.utf8))
     #expect(pairs[0].still?.contentIdentifier.map { Array($0.utf8) } == Array(nfc.utf8))
 }
+
+/// How a scan path splits into folder and name (an archive member's folder is the archive), and
+/// its extension.
+@Test func pathsSplitIntoFolderNameAndExtension() {
+    let cases: [(path: String, folder: String, name: String, ext: String)] = [
+        ("IMG_1.JPG", "", "IMG_1.JPG", "jpg"),
+        ("2024/05/IMG_1.HEIC", "2024/05", "IMG_1.HEIC", "heic"),
+        ("a/b.livp!IMG_1.JPG.jpeg", "a/b.livp!", "IMG_1.JPG.jpeg", "jpeg"),
+        ("a/b.livp!sub/IMG_1.MOV", "a/b.livp!sub", "IMG_1.MOV", "mov"),
+        ("a.d/.hidden", "a.d", ".hidden", ""),
+        ("a.d/noext", "a.d", "noext", ""),
+        ("x/archive.TAR.GZ", "x", "archive.TAR.GZ", "gz"),
+    ]
+    for c in cases {
+        #expect(Pairing.split(c.path) == (c.folder, c.name), "\(c.path)")
+        #expect(MediaFile(path: c.path, kind: .still, format: .jpeg).pathExtension == c.ext, "\(c.path)")
+    }
+}

@@ -8,8 +8,9 @@ import LiveReaders
 ///
 /// Each file is slimmed (``MediaFile/slimmedForLint(keeping:)``, keeping what the engine's rules
 /// read) and checked by the engine's file rules (``LintEngine/fileFindings(_:)``) inside its own
-/// task, right after it is read, so memory holds at most `jobs` fully-read files plus one slim
-/// record per file kept, and the file rules run once per file, in parallel; with a `shard`, files
+/// task, right after it is read, so memory holds at most `jobs` fully-read files plus, per file
+/// kept, a summary and its slim record (or, with `spill`, the record's place in a temporary file:
+/// ``ScanRecords``), and the file rules run once per file, in parallel; with a `shard`, files
 /// of other shards are dropped there too. A Takeout sidecar matching a file (``SidecarIndex``) is
 /// read and attached to it before the file rules run. Without `keepTimeline` (only the HTML report
 /// draws it) the video track kept for the timeline is dropped once the cache has its record.

@@ -94,8 +94,10 @@ public enum ScanEvent: Sendable, Hashable {
 /// Lints a library: walks the paths, reads every file concurrently (a bounded number at a time),
 /// cuts each down to what the enabled rules read as soon as it is read and runs the file rules on
 /// it, keeps one shard, writes the identifier list, pairs, runs the pair and scan rules, and
-/// returns the result for a reporter (``LintReport``). Memory holds one slim record per file;
-/// the result is the same, byte for byte, whatever ``LintOptions/jobs`` is, and with or without
+/// returns the result for a reporter (``LintReport``). Memory holds a summary of each file
+/// (``FileSummary``) and, up to ``LintOptions/spillAbove`` files, its slim record; past that the
+/// slim records wait in a temporary file (``ScanRecords``) and are decoded pair by pair. The
+/// result is the same, byte for byte, whatever ``LintOptions/jobs`` is, and with or without
 /// ``LintOptions/cache`` (files unchanged since they were recorded come from it instead of being
 /// read: ``ScanEvent/fileFromCache(path:inShard:findings:)``; a cache that cannot be used gives one
 /// ``ScanEvent/warning(_:)``).

@@ -61,11 +61,11 @@ public struct NameIdentifierConflictRule: ScanRule {
         var file: FileSummary
         var partner: String?
 
-        init(_ half: Half, in scan: ScanContext) {
+        init?(_ half: Half, in scan: ScanContext) {
             let pair = scan.pairs[Int(half.pair)]
+            guard let file = half.isMovie ? pair.movie : pair.still else { return nil }
             let byIdentifier = pair.pairedBy == .contentIdentifier || pair.pairedBy == .archive
-            // Only halves that are present are recorded.
-            file = (half.isMovie ? pair.movie : pair.still)!
+            self.file = file
             partner = byIdentifier && pair.isComplete ? (half.isMovie ? pair.still : pair.movie)?.path : nil
         }
     }
@@ -89,7 +89,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         // Violations with the exact group key they come from, to be given in key order.
         var found: [(key: String, violation: Violation)] = []
         Self.forEachRun(of: halves[...], by: \.hash) { run in
-            if run.count > 1 { found += Self.violations(in: run.map { Resolved($0, in: scan) }) }
+            if run.count > 1 { found += Self.violations(in: run.compactMap { Resolved($0, in: scan) }) }
         }
         // Stable: within a group, the order the group gave (stills, then movies, by path).
         return found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.violation)

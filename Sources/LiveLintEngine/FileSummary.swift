@@ -7,7 +7,7 @@ import LiveModel
 /// identifier shared with the full record) while the full records, which only the file and pair
 /// rules and the consumers read, can wait outside memory (a ``FileStore``) and are decoded two at
 /// a time, pair by pair (issue 13).
-public struct FileSummary: Sendable {
+public struct FileSummary: PairHalf {
     public var path: String
     /// The still's makernote 0x0011 or the movie's content-identifier key (``MediaFile/contentIdentifier``).
     public var contentIdentifier: String?
@@ -45,46 +45,21 @@ public struct FileSummary: Sendable {
 
     /// Why the file could not be read (``ReadIssue/description``), or nil.
     public var error: String? { rare?.value.error }
-    /// The path of the file's Google Takeout sidecar, when it has one.
-    public var sidecar: String? { rare?.value.sidecar }
+    public var sidecarPath: String? { rare?.value.sidecar }
     /// A `.livp` archive's members.
     public var members: [FileSummary]? { rare?.value.members }
 
     /// What the result lists for this file.
     public var scanned: ScannedFile {
-        ScannedFile(path: path, kind: kind, format: format, error: error, sidecar: sidecar)
+        ScannedFile(path: path, kind: kind, format: format, error: error, sidecar: sidecarPath)
     }
 }
 
-/// One pairing outcome as pairing and the scan rules see it (``LivePair`` with summaries for
-/// halves): the full pair is decoded from the ``FileStore`` only for the pair rules.
-public struct PairSummary: Sendable {
-    public var still: FileSummary?
-    public var movie: FileSummary?
-    public var pairedBy: PairingMethod
-    /// The `.livp` archive the halves come from, when they are archive members.
-    public var archive: String?
+/// One pairing outcome as pairing and the scan rules see it: the full pair is decoded from the
+/// ``FileStore`` only for the pair rules (``full(from:)``).
+public typealias PairSummary = PairOf<FileSummary>
 
-    public init(still: FileSummary?, movie: FileSummary?, pairedBy: PairingMethod, archive: String? = nil) {
-        self.still = still
-        self.movie = movie
-        self.pairedBy = pairedBy
-        self.archive = archive
-    }
-
-    /// True when both halves are present.
-    public var isComplete: Bool { still != nil && movie != nil }
-
-    /// Every path in the pair, still first.
-    public var paths: [String] { [still?.path, movie?.path].compactMap { $0 } }
-
-    /// The record the result carries for this pair (the same as ``LivePair/record`` of the full pair).
-    public var record: PairRecord {
-        PairRecord(still: still?.path, movie: movie?.path,
-                   contentIdentifier: still?.contentIdentifier ?? movie?.contentIdentifier,
-                   pairedBy: pairedBy, sidecar: still?.sidecar ?? movie?.sidecar)
-    }
-
+extension PairSummary {
     /// The full pair, its halves taken from `store`.
     public func full(from store: some FileStore) -> LivePair {
         LivePair(still: still.map { store.file($0) }, movie: movie.map { store.file($0) }, pairedBy: pairedBy, archive: archive)

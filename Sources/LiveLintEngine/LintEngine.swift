@@ -54,8 +54,11 @@ public struct LintEngine: Sendable {
     }
 
     private let active: [Active]
-    /// The enabled file rules, cast once: a scan runs them on every file as it is read.
+    /// The enabled rules of each scope, cast once: a scan runs the file rules on every file as it
+    /// is read, the pair rules on every pair, the scan rules once.
     private let fileRules: [(active: Active, rule: any FileRule)]
+    private let pairRules: [(active: Active, rule: any PairRule)]
+    private let scanRules: [(active: Active, rule: any ScanRule)]
     /// The metadata keys the enabled rules read (``RuleDescription/readsMetadata``): what
     /// ``MediaFile/slimmedForLint(keeping:)`` must keep for this engine.
     public let metadataKeys: Set<String>
@@ -88,6 +91,8 @@ public struct LintEngine: Sendable {
         }
         self.active = active
         self.fileRules = active.compactMap { a in (a.rule as? any FileRule).map { (a, $0) } }
+        self.pairRules = active.compactMap { a in (a.rule as? any PairRule).map { (a, $0) } }
+        self.scanRules = active.compactMap { a in (a.rule as? any ScanRule).map { (a, $0) } }
         self.metadataKeys = keys
         self.consumers = try Consumers.named(configuration.consumers)
         self.configuration = configuration
@@ -125,7 +130,6 @@ public struct LintEngine: Sendable {
         let (scanned, pairs) = Self.listAndPair(summaries)
         var findings: [Finding] = fileFindings ?? []
         func add(_ violations: [Violation], from rule: Active) { findings += rule.findings(violations) }
-        let pairRules = active.compactMap { a in (a.rule as? any PairRule).map { (a, $0) } }
         if fileFindings == nil, !fileRules.isEmpty {
             for slot in 0..<store.count {
                 let file = store.file(atSlot: slot)
@@ -150,7 +154,6 @@ public struct LintEngine: Sendable {
             }
             records.append(record)
         }
-        let scanRules = active.compactMap { a in (a.rule as? any ScanRule).map { (a, $0) } }
         if !scanRules.isEmpty {
             let context = ScanContext(pairs: pairs)
             for (rule, r) in scanRules { add(r.check(scan: context), from: rule) }

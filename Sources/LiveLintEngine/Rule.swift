@@ -70,15 +70,30 @@ public struct Violation: Sendable, Hashable {
     }
 }
 
-/// One pairing outcome handed to ``PairRule``s: a still and a movie tied together, or a lone half.
-public struct LivePair: Sendable {
-    public var still: MediaFile?
-    public var movie: MediaFile?
+/// What a pair's halves have in common, whether full records (``MediaFile``) or what pairing and
+/// the scan rules see of them (``FileSummary``).
+public protocol PairHalf: Sendable {
+    var path: String { get }
+    var contentIdentifier: String? { get }
+    /// The path of the half's Google Takeout sidecar, when it has one.
+    var sidecarPath: String? { get }
+}
+
+extension MediaFile: PairHalf {
+    public var sidecarPath: String? { sidecar?.path }
+}
+
+/// One pairing outcome: a still and a movie tied together, or a lone half. With full records
+/// (``LivePair``) it is what ``PairRule``s get; with summaries (``PairSummary``) what pairing
+/// makes and ``ScanRule``s get.
+public struct PairOf<Half: PairHalf>: Sendable {
+    public var still: Half?
+    public var movie: Half?
     public var pairedBy: PairingMethod
     /// The `.livp` archive the halves come from, when they are archive members.
     public var archive: String?
 
-    public init(still: MediaFile?, movie: MediaFile?, pairedBy: PairingMethod, archive: String? = nil) {
+    public init(still: Half?, movie: Half?, pairedBy: PairingMethod, archive: String? = nil) {
         self.still = still
         self.movie = movie
         self.pairedBy = pairedBy
@@ -88,6 +103,21 @@ public struct LivePair: Sendable {
     /// True when both halves are present.
     public var isComplete: Bool { still != nil && movie != nil }
 
+    /// Every path in the pair, still first.
+    public var paths: [String] { [still?.path, movie?.path].compactMap { $0 } }
+
+    /// The record the result carries for this pair.
+    public var record: PairRecord {
+        PairRecord(still: still?.path, movie: movie?.path,
+                   contentIdentifier: still?.contentIdentifier ?? movie?.contentIdentifier,
+                   pairedBy: pairedBy, sidecar: still?.sidecarPath ?? movie?.sidecarPath)
+    }
+}
+
+/// A pairing outcome with full records, handed to ``PairRule``s.
+public typealias LivePair = PairOf<MediaFile>
+
+extension LivePair {
     /// The still, when it is meant to be a Live Photo half: it has a movie, or it sits in a `.livp`.
     public var pairedStill: MediaFile? {
         guard let still, isComplete || archive != nil else { return nil }
@@ -106,16 +136,6 @@ public struct LivePair: Sendable {
         guard let movie else { return nil }
         if isComplete || archive != nil || movie.contentIdentifier != nil { return movie }
         return nil
-    }
-
-    /// Every path in the pair, still first.
-    public var paths: [String] { [still?.path, movie?.path].compactMap { $0 } }
-
-    /// The record the result carries for this pair.
-    public var record: PairRecord {
-        PairRecord(still: still?.path, movie: movie?.path,
-                   contentIdentifier: still?.contentIdentifier ?? movie?.contentIdentifier,
-                   pairedBy: pairedBy, sidecar: still?.sidecar?.path ?? movie?.sidecar?.path)
     }
 }
 

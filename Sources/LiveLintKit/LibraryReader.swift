@@ -66,10 +66,20 @@ enum LibraryReader {
 
         /// A file as this run holds it, whether read or taken from the cache: its Takeout sidecar
         /// attached (read fresh, never cached), and without the timeline when no report draws it
-        /// (the cache keeps it for the runs that do).
-        @Sendable func prepare(_ file: inout MediaFile, _ entry: LibraryWalker.Entry) {
-            if !keepTimeline { dropTimeline(&file) }
+        /// (the cache keeps it for the runs that do). True when that changed what a record carries.
+        @Sendable func prepare(_ file: inout MediaFile, _ entry: LibraryWalker.Entry) -> Bool {
+            let dropped = !keepTimeline && dropTimeline(&file)
             if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry) }
+            return dropped
+        }
+
+        /// What a spilling store keeps for the file `read` kept: `record` (its record as read or
+        /// cached) when preparing left what a record carries as it was, else the file encoded
+        /// anew; nil (held in memory) without spilling, for a file of another shard, and for a
+        /// file with a sidecar, which records do not carry.
+        @Sendable func spillRecord(_ read: Read, record: [UInt8]?, changed: Bool) -> [UInt8]? {
+            guard spill, let file = read.file, file.sidecar == nil else { return nil }
+            return changed || record == nil ? RecordCodec.encode(file) : record
         }
 
         func deliver(_ index: Int, _ read: Read) {
@@ -94,11 +104,12 @@ enum LibraryReader {
                         let k = cache.key(for: entry.path)
                         stamp = FileStamp(path: entry.path)
                         key = k
-                        if let stamp, var file = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp) {
-                            prepare(&file, entry)
+                        if let stamp, let hit = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill) {
+                            var file = hit.file
+                            let changed = prepare(&file, entry)
                             var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                             read.fromCache = true
-                            if spill, read.file != nil { read.encoded = spillable(file) }
+                            read.encoded = spillRecord(read, record: hit.bytes, changed: changed)
                             deliver(index, read)
                             continue
                         }
@@ -110,10 +121,9 @@ enum LibraryReader {
                             stamp.flatMap { stamp in RecordCodec.encode(slim).map { ScanCache.Record(key: key, stamp: stamp, bytes: $0) } }
                         }
                         // After the record is made: what `prepare` changes is never cached.
-                        let cachedAsIs = toStore != nil && (keepTimeline || slim.movie?.tracks.isEmpty != false)
-                        prepare(&slim, entry)
+                        let changed = prepare(&slim, entry)
                         var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
-                        if spill, read.file != nil { read.encoded = cachedAsIs && slim.sidecar == nil ? toStore?.bytes : spillable(slim) }
+                        read.encoded = spillRecord(read, record: toStore?.bytes, changed: changed)
                         return (index, read, toStore)
                     }
                     return
@@ -136,16 +146,13 @@ enum LibraryReader {
         return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings })
     }
 
-    /// `file`'s record for ``ScanRecords`` as the run holds it; nil (kept in memory) for a file
-    /// with a Takeout sidecar, which records do not carry.
-    @Sendable private static func spillable(_ file: MediaFile) -> [UInt8]? {
-        file.sidecar == nil ? RecordCodec.encode(file) : nil
-    }
-
     /// Drops the video track slimming keeps for the HTML report's timeline (``PairMedia``; no rule
     /// reads it): about 160 bytes a movie whose edit list does more than show the whole track.
-    private static func dropTimeline(_ file: inout MediaFile) {
-        if file.movie?.tracks.isEmpty == false { file.movie?.tracks = [] }
+    /// True when there was one to drop.
+    private static func dropTimeline(_ file: inout MediaFile) -> Bool {
+        guard file.movie?.tracks.isEmpty == false else { return false }
+        file.movie?.tracks = []
+        return true
     }
 
     /// The exiv2 entries a still is read for under `engine`: the makernote (the identifier, and

@@ -62,7 +62,7 @@ import Testing
             let library = await spilledScan.read(progress: nil)
             #expect(library.records.spilledCount > 0, "\(root)")
             for file in library.summaries where library.records.isHeld(file) {
-                #expect(file.sidecar != nil || RecordCodec.encode(library.records.file(file)) == nil, "\(file.path)")
+                #expect(file.sidecarPath != nil || RecordCodec.encode(library.records.file(file)) == nil, "\(file.path)")
             }
             #expect(spilled == held, "\(root)")
             #expect(Self.reports(spilled, spilledScan) == Self.reports(held, heldScan), "\(root)")

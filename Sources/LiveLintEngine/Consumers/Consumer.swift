@@ -100,15 +100,7 @@ public struct LibraryFacts: Sendable {
         }
     }
 
-    public init(pairs: [LivePair]) {
-        for pair in pairs where pair.archive == nil {
-            if let still = pair.still { add(still: still.path, still.contentIdentifier) }
-            if let movie = pair.movie { add(movie: movie.path, movie.contentIdentifier) }
-        }
-    }
-
-    /// The same facts from pairing's summaries (a library-sized scan's pairs, ``PairSummary``).
-    public init(pairs: [PairSummary]) {
+    public init<Half>(pairs: [PairOf<Half>]) {
         for pair in pairs where pair.archive == nil {
             if let still = pair.still { add(still: still.path, still.contentIdentifier) }
             if let movie = pair.movie { add(movie: movie.path, movie.contentIdentifier) }

@@ -204,9 +204,15 @@ final class ScanCache {
     /// them (the walker lists paths in byte order): a step or two per file instead of a B-tree
     /// search, and each page read once. A key before the last one, or far ahead, re-seeks.
     func record(key: String, displayPath: String, stamp: FileStamp) -> MediaFile? {
+        record(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: false)?.file
+    }
+
+    /// ``record(key:displayPath:stamp:)``, with the record's bytes as stored when `keepingBytes`
+    /// (a spilling scan keeps them as they are instead of encoding the file again).
+    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool) -> (file: MediaFile, bytes: [UInt8]?)? {
         guard let cursor else { return nil }
         var key = key
-        return key.withUTF8 { keyBytes -> MediaFile? in
+        return key.withUTF8 { keyBytes -> (file: MediaFile, bytes: [UInt8]?)? in
             do {
                 let ahead = keyBytes.lexicographicallyPrecedes(lastKey) == false
                 if !ahead || lastKey.isEmpty { try seek(keyBytes) }
@@ -233,7 +239,7 @@ final class ScanCache {
                         }
                         continue
                     }
-                    let file = matching(stamp: stamp, displayPath: displayPath)
+                    let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes)
                     onRow = try cursor.step()
                     if file == nil { misses += 1 } else { hits += 1 }
                     return file
@@ -268,15 +274,15 @@ final class ScanCache {
     }
 
     /// The record on the cursor's row when its stamp, keys and checksum match.
-    private func matching(stamp: FileStamp, displayPath: String) -> MediaFile? {
+    private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool) -> (file: MediaFile, bytes: [UInt8]?)? {
         guard let cursor,
               cursor.int64(1) == stamp.device, cursor.int64(2) == stamp.inode, cursor.int64(3) == stamp.size,
               cursor.int64(4) == stamp.modified, cursor.int64(5) == stamp.changed, cursor.int64(6) == keySignature
         else { return nil }
         let checksum = cursor.int64(7)
-        return cursor.withBlob(8) { bytes -> MediaFile? in
-            guard Self.checksum(bytes) == checksum else { return nil }
-            return RecordCodec.decode(bytes, path: displayPath, names: names)
+        return cursor.withBlob(8) { bytes -> (file: MediaFile, bytes: [UInt8]?)? in
+            guard Self.checksum(bytes) == checksum, let file = RecordCodec.decode(bytes, path: displayPath, names: names) else { return nil }
+            return (file, keepingBytes ? Array(bytes) : nil)
         }
     }
 

@@ -173,7 +173,7 @@ public struct PairRepair: Sendable {
                 continue
             }
             do {
-                for folder in Set([stillTarget, movieTarget].map { ($0 as NSString).deletingLastPathComponent }) where !folder.isEmpty {
+                for folder in Set([stillTarget, movieTarget].map { PathText.parent(of: $0) }) where !folder.isEmpty {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 }
             } catch {
@@ -209,7 +209,7 @@ public struct PairRepair: Sendable {
             let relative = display.hasPrefix("/") || display.split(separator: "/").contains("..") ? name : display
             return (output as NSString).appendingPathComponent(relative)
         case .besideOriginals:
-            let folder = (source as NSString).deletingLastPathComponent
+            let folder = PathText.parent(of: source)
             let ext = (name as NSString).pathExtension
             let stem = (name as NSString).deletingPathExtension
             let fixedName = ext.isEmpty ? stem + "-fixed" : stem + "-fixed." + ext

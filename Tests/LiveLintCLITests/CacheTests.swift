@@ -46,6 +46,21 @@ struct CacheTests {
         stderr.split(separator: "\n").filter { $0.hasPrefix("livelint: warning:") }
     }
 
+    /// `--cache-dir c`: a one-letter folder in the working folder is made and used (making its
+    /// parents asked Foundation for the folder of `c`, which traps on Linux: a crash).
+    @Test func oneLetterCacheFolderInTheWorkingFolder() throws {
+        let root = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let library = CLI.fixtures.appendingPathComponent("library").path
+        let plain = try Self.lint(["--no-cache", library])
+        for _ in 1...2 {
+            let r = try CLI.run(["lint", "--no-config", "--format", "json", "--cache-dir", "c", library], in: root)
+            #expect(r.stdout == plain.stdout)
+            #expect(Self.warnings(r.stderr).isEmpty, "\(r.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("c/lint-cache.sqlite3").path))
+    }
+
     @Test(arguments: ["fixtures", "corpus"])
     func cachedReportIsTheUncachedReport(_ which: String) throws {
         let library = which == "corpus" ? CLI.corpus.path : CLI.fixtures.appendingPathComponent("library").path

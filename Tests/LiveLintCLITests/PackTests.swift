@@ -28,6 +28,18 @@ struct PackTests {
         #expect(try FileManager.default.attributesOfItem(atPath: livp.path)[.size] as? Int == size)
     }
 
+    /// A one-letter name in the working folder: Foundation's `deletingLastPathComponent` traps
+    /// on a one-character path on Linux, and the safe writer asked it for the folder (a crash).
+    @Test func packsToAOneLetterNameInTheWorkingFolder() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let still = CLI.fixtures.appendingPathComponent("pair/IMG_0001.JPG"), movie = CLI.fixtures.appendingPathComponent("pair/IMG_0001.MOV")
+        let pack = try CLI.run(["pack", still.path, movie.path, "--output", "p"], in: tmp)
+        #expect(pack.status == 0, "\(pack.stderr)")
+        // A ZIP (no `.livp` extension, so `lint` would not take it for one).
+        #expect(try Data(contentsOf: tmp.appendingPathComponent("p")).prefix(4) == Data([0x50, 0x4B, 0x03, 0x04]))
+    }
+
     @Test func unpacksAnArchiveMadeByAnotherZipWriter() throws {
         // Fixtures/library/broken/livp-layout/IMG_0202.livp was written (deflated) with ZIPFoundation.
         let tmp = try CLI.temporaryDirectory()

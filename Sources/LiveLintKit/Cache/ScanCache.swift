@@ -118,7 +118,7 @@ final class ScanCache {
     static func makeDirectories(_ path: String) -> String? {
         var st = stat()
         if stat(path, &st) == 0 { return (st.st_mode & S_IFMT) == S_IFDIR ? nil : String(cString: strerror(ENOTDIR)) }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.parent(of: path)
         if !parent.isEmpty, parent != path, let problem = makeDirectories(parent) { return problem }
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { return String(cString: strerror(errno)) }
         return nil

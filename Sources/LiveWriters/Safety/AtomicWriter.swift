@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import LiveModel
 
 /// Why a safe write did not happen. In every case the target is left as it was.
 public struct SafeWriteError: Error, Sendable, CustomStringConvertible {
@@ -40,7 +41,7 @@ public struct SafeWriteError: Error, Sendable, CustomStringConvertible {
 public enum AtomicWriter {
     /// Writes `bytes` to a temporary file beside `target` and syncs it. Nothing at `target` changes.
     public static func stage(_ bytes: [UInt8], for target: String) throws(SafeWriteError) -> StagedFile {
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = PathText.parent(of: target)
         let name = (target as NSString).lastPathComponent
         guard !name.isEmpty else { throw SafeWriteError(target: target, reason: "not a file path") }
         var template = Array(((folder.isEmpty ? "." : folder) + "/." + name + ".livelint-XXXXXX").utf8CString)
@@ -166,7 +167,7 @@ public struct StagedFile: Sendable {
             throw SafeWriteError(target: target, reason: "cannot move the new file into place: \(why)")
         }
         FaultInjection.checkpoint()
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = PathText.parent(of: target)
         let dfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
             _ = fsync(dfd)  // make the rename durable; some file systems refuse, which is harmless

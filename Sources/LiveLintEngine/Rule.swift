@@ -141,8 +141,9 @@ extension LivePair {
 
 /// The whole scan, for ``ScanRule``s.
 ///
-/// Its indexes are flat sorted arrays searched by bisection, not dictionaries of arrays: at
-/// 100,000 files they take about 5 MB where the dictionaries took about 17 (issue 4).
+/// Its indexes are flat sorted arrays of pair indices searched by bisection, not dictionaries of
+/// arrays or copies of the identifiers and paths: 4 bytes a half where (identifier, path) tuples
+/// took 48 and the dictionaries of issue 4 about 170 (issue 13).
 ///
 /// A scan rule sees each half as pairing does (``FileSummary``: path, kind, format, identifier,
 /// whether a still holds a motion photo's video), not its full record: a library-sized scan keeps
@@ -150,28 +151,35 @@ extension LivePair {
 public struct ScanContext: Sendable {
     /// Every pairing outcome, sorted.
     public let pairs: [PairSummary]
-    /// (identifier, path) of every still carrying one, sorted by identifier then path.
-    private let stillIDs: [(id: String, path: String)]
-    private let movieIDs: [(id: String, path: String)]
-    /// Upper-cased identifiers of the stills and movies, sorted (with repeats).
+    /// The pairs whose still carries an identifier, sorted by that identifier, then the still's path.
+    private let stillIDs: [Int32]
+    private let movieIDs: [Int32]
+    /// Upper-cased identifiers of the stills and movies whose identifier is not upper case
+    /// already, sorted (with repeats): the others are found, as they are, in `stillIDs` and
+    /// `movieIDs`. Camera identifiers are upper case, so these lists are nearly always empty.
     private let foldedStillIDs: [String]
     private let foldedMovieIDs: [String]
 
     public init(pairs: [PairSummary]) {
         self.pairs = pairs
-        var stills: [(id: String, path: String)] = [], movies: [(id: String, path: String)] = []
-        stills.reserveCapacity(pairs.reduce(0) { $0 + ($1.still?.contentIdentifier == nil ? 0 : 1) })
-        movies.reserveCapacity(pairs.reduce(0) { $0 + ($1.movie?.contentIdentifier == nil ? 0 : 1) })
-        for pair in pairs {
-            if let s = pair.still, let id = s.contentIdentifier { stills.append((id, s.path)) }
-            if let m = pair.movie, let id = m.contentIdentifier { movies.append((id, m.path)) }
+        func index(_ half: KeyPath<PairSummary, FileSummary?>) -> (ids: [Int32], folded: [String]) {
+            var ids: [Int32] = []
+            ids.reserveCapacity(pairs.reduce(0) { $0 + ($1[keyPath: half]?.contentIdentifier == nil ? 0 : 1) })
+            var folded: [String] = []
+            for i in pairs.indices {
+                guard let id = pairs[i][keyPath: half]?.contentIdentifier else { continue }
+                ids.append(Int32(i))
+                let upper = Self.folded(id)
+                if upper != id { folded.append(upper) }
+            }
+            ids.sort { a, b in
+                let x = pairs[Int(a)][keyPath: half]!, y = pairs[Int(b)][keyPath: half]!
+                return (x.contentIdentifier!, x.path) < (y.contentIdentifier!, y.path)
+            }
+            return (ids, folded.sorted())
         }
-        stills.sort { ($0.id, $0.path) < ($1.id, $1.path) }
-        movies.sort { ($0.id, $0.path) < ($1.id, $1.path) }
-        stillIDs = stills
-        movieIDs = movies
-        foldedStillIDs = stills.map { Self.folded($0.id) }.sorted()
-        foldedMovieIDs = movies.map { Self.folded($0.id) }.sorted()
+        (stillIDs, foldedStillIDs) = index(\.still)
+        (movieIDs, foldedMovieIDs) = index(\.movie)
     }
 
     /// Every still and movie in the scan (archive members included), sorted by path.
@@ -189,14 +197,28 @@ public struct ScanContext: Sendable {
         return upper == id ? id : upper
     }
 
+    private func stillID(_ i: Int32) -> String { pairs[Int(i)].still!.contentIdentifier! }
+    private func movieID(_ i: Int32) -> String { pairs[Int(i)].movie!.contentIdentifier! }
+
     /// Sorted paths of the stills carrying exactly this identifier.
-    public func stills(withIdentifier id: String) -> [String] { Self.paths(of: id, in: stillIDs) }
+    public func stills(withIdentifier id: String) -> [String] {
+        matches(id, in: stillIDs, key: stillID).map { pairs[Int($0)].still!.path }
+    }
     /// Sorted paths of the movies carrying exactly this identifier.
-    public func movies(withIdentifier id: String) -> [String] { Self.paths(of: id, in: movieIDs) }
+    public func movies(withIdentifier id: String) -> [String] {
+        matches(id, in: movieIDs, key: movieID).map { pairs[Int($0)].movie!.path }
+    }
     /// True when some still carries this identifier, ignoring case.
-    public func anyStill(withIdentifierIgnoringCase id: String) -> Bool { Self.contains(Self.folded(id), in: foldedStillIDs) }
+    public func anyStill(withIdentifierIgnoringCase id: String) -> Bool {
+        let key = Self.folded(id)
+        // An identifier already upper case is its own folded form, so it is in `stillIDs` as it is.
+        return !matches(key, in: stillIDs, key: stillID).isEmpty || Self.contains(key, in: foldedStillIDs)
+    }
     /// True when some movie carries this identifier, ignoring case.
-    public func anyMovie(withIdentifierIgnoringCase id: String) -> Bool { Self.contains(Self.folded(id), in: foldedMovieIDs) }
+    public func anyMovie(withIdentifierIgnoringCase id: String) -> Bool {
+        let key = Self.folded(id)
+        return !matches(key, in: movieIDs, key: movieID).isEmpty || Self.contains(key, in: foldedMovieIDs)
+    }
     /// Every identifier carried by any still or movie, sorted, each once.
     public var identifiers: [String] {
         // A merge of the two sorted lists.
@@ -204,11 +226,11 @@ public struct ScanContext: Sendable {
         var i = 0, j = 0
         while i < stillIDs.count || j < movieIDs.count {
             let next: String
-            if j >= movieIDs.count || (i < stillIDs.count && stillIDs[i].id <= movieIDs[j].id) {
-                next = stillIDs[i].id
+            if j >= movieIDs.count || (i < stillIDs.count && stillID(stillIDs[i]) <= movieID(movieIDs[j])) {
+                next = stillID(stillIDs[i])
                 i += 1
             } else {
-                next = movieIDs[j].id
+                next = movieID(movieIDs[j])
                 j += 1
             }
             if out.last != next { out.append(next) }
@@ -226,14 +248,12 @@ public struct ScanContext: Sendable {
         return low
     }
 
-    private static func paths(of id: String, in sorted: [(id: String, path: String)]) -> [String] {
-        var i = lowerBound(id, in: sorted) { $0.id }
-        var out: [String] = []
-        while i < sorted.count, sorted[i].id == id {
-            out.append(sorted[i].path)
-            i += 1
-        }
-        return out
+    /// The run of `sorted` (pair indices, sorted by `key`) whose key is `id`.
+    private func matches(_ id: String, in sorted: [Int32], key: (Int32) -> String) -> ArraySlice<Int32> {
+        let start = Self.lowerBound(id, in: sorted, by: key)
+        var end = start
+        while end < sorted.count, key(sorted[end]) == id { end += 1 }
+        return sorted[start..<end]
     }
 
     private static func contains(_ key: String, in sorted: [String]) -> Bool {

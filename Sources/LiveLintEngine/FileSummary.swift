@@ -3,25 +3,32 @@ import LiveModel
 /// A file as pairing and the scan rules see it: its path, kind, format, content identifier and
 /// the few facts a whole-library rule reads, plus where its full record is (``slot``).
 ///
-/// A library-sized scan keeps one of these per file (about 64 bytes inline, its path and
+/// A library-sized scan keeps one of these per file (56 bytes inline, its path and
 /// identifier shared with the full record) while the full records, which only the file and pair
 /// rules and the consumers read, can wait outside memory (a ``FileStore``) and are decoded two at
 /// a time, pair by pair (issue 13).
 public struct FileSummary: PairHalf {
+    // Stored in this order (the widest first) so the summary takes 51 bytes, 56 in an array,
+    // and a pair of them 128 (issue 13: one pair list holds every half of the library).
     public var path: String
     /// The still's makernote 0x0011 or the movie's content-identifier key (``MediaFile/contentIdentifier``).
     public var contentIdentifier: String?
+    /// What most files leave empty, boxed (nil when all of it is).
+    private var rare: Boxed<Rare>?
+    private var storedSlot: Int32
+    /// For a `.livp` member, its index among the archive's members; -1 otherwise.
+    public var member: Int32
     public var kind: FileKind
     public var format: ContainerFormat
     /// True for a still holding a motion photo's embedded video (a complete unit on its own).
     public var hasMotionVideo: Bool
+
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
-    /// archive's.
-    public var slot: Int
-    /// For a `.livp` member, its index among the archive's members; -1 otherwise.
-    public var member: Int32
-    /// What most files leave empty, boxed (nil when all of it is).
-    private var rare: Boxed<Rare>?
+    /// archive's. A scan holds far fewer than 2³¹ files.
+    public var slot: Int {
+        get { Int(storedSlot) }
+        set { storedSlot = Int32(newValue) }
+    }
 
     private struct Rare: Sendable {
         var error: String?
@@ -36,7 +43,7 @@ public struct FileSummary: PairHalf {
         kind = file.kind
         format = file.format
         hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
-        self.slot = slot
+        storedSlot = Int32(slot)
         self.member = Int32(clamping: member)
         let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0) } }
         let rare = Rare(error: file.error?.description, sidecar: file.sidecar?.path, members: members)

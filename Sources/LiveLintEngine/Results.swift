@@ -62,19 +62,37 @@ public struct PairRecord: Sendable, Hashable {
     public var contentIdentifier: String?
     public var pairedBy: PairingMethod
     /// What the halves carry, for reports that draw the pair (HTML); filled only when a scan is
-    /// asked for it (``LivePair/media``), nil otherwise. Not written into JSON reports. Held out
-    /// of line (only HTML runs fill it), so other runs' records do not carry its room.
+    /// asked for it (``LivePair/media``), nil otherwise. Not written into JSON reports.
     public var media: PairMedia? {
-        get { mediaBox?.value }
-        set { mediaBox = newValue.map(Boxed.init) }
+        get { rare?.value.media }
+        set { rare = Rare.boxed(media: newValue, consumers: consumers, sidecar: sidecar) }
     }
-    private var mediaBox: Boxed<PairMedia>?
     /// Each requested consumer's verdict (``Consumer``), by consumer id; empty unless the run
     /// asked for consumers (`lint --consumers`), and then written at `pairs[].consumers`.
-    public var consumers: [String: ConsumerVerdict]
+    public var consumers: [String: ConsumerVerdict] {
+        get { rare?.value.consumers ?? [:] }
+        set { rare = Rare.boxed(media: media, consumers: newValue, sidecar: sidecar) }
+    }
     /// The Google Takeout sidecar describing the pair: the still's, else the movie's (Takeout
     /// writes one for the still only); written at `pairs[].sidecar` when there is one.
-    public var sidecar: String?
+    public var sidecar: String? {
+        get { rare?.value.sidecar }
+        set { rare = Rare.boxed(media: media, consumers: consumers, sidecar: newValue) }
+    }
+    /// What only some runs or some pairs fill (HTML media, verdicts, a sidecar), out of line and
+    /// nil when all of it is empty: a result lists every pair of the library, 64 bytes each
+    /// instead of 88 (issue 13).
+    private var rare: Boxed<Rare>?
+
+    private struct Rare: Sendable, Hashable {
+        var media: PairMedia?
+        var consumers: [String: ConsumerVerdict]
+        var sidecar: String?
+        static func boxed(media: PairMedia?, consumers: [String: ConsumerVerdict], sidecar: String?) -> Boxed<Rare>? {
+            media == nil && consumers.isEmpty && sidecar == nil
+                ? nil : Boxed(Rare(media: media, consumers: consumers, sidecar: sidecar))
+        }
+    }
 
     public init(still: String?, movie: String?, contentIdentifier: String?, pairedBy: PairingMethod,
                 media: PairMedia? = nil, consumers: [String: ConsumerVerdict] = [:], sidecar: String? = nil) {
@@ -82,9 +100,7 @@ public struct PairRecord: Sendable, Hashable {
         self.movie = movie
         self.contentIdentifier = contentIdentifier
         self.pairedBy = pairedBy
-        self.mediaBox = media.map(Boxed.init)
-        self.consumers = consumers
-        self.sidecar = sidecar
+        self.rare = Rare.boxed(media: media, consumers: consumers, sidecar: sidecar)
     }
 }
 
@@ -94,16 +110,32 @@ public struct ScannedFile: Sendable, Hashable {
     public var kind: FileKind
     public var format: ContainerFormat
     /// Why the file could not be read, or nil.
-    public var error: String?
+    public var error: String? {
+        get { rare?.value.error }
+        set { rare = Rare.boxed(error: newValue, sidecar: sidecar) }
+    }
     /// The Google Takeout sidecar that describes the file, when one sits beside it.
-    public var sidecar: String?
+    public var sidecar: String? {
+        get { rare?.value.sidecar }
+        set { rare = Rare.boxed(error: error, sidecar: newValue) }
+    }
+    /// What most files leave empty, out of line (nil when all of it is): a result lists every
+    /// file of the library, 32 bytes each instead of 56 (issue 13).
+    private var rare: Boxed<Rare>?
+
+    private struct Rare: Sendable, Hashable {
+        var error: String?
+        var sidecar: String?
+        static func boxed(error: String?, sidecar: String?) -> Boxed<Rare>? {
+            error == nil && sidecar == nil ? nil : Boxed(Rare(error: error, sidecar: sidecar))
+        }
+    }
 
     public init(path: String, kind: FileKind, format: ContainerFormat, error: String? = nil, sidecar: String? = nil) {
         self.path = path
         self.kind = kind
         self.format = format
-        self.error = error
-        self.sidecar = sidecar
+        self.rare = Rare.boxed(error: error, sidecar: sidecar)
     }
 }
 

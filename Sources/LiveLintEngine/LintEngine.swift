@@ -127,7 +127,7 @@ public struct LintEngine: Sendable {
     /// `run(files:)` on the full records, byte for byte.
     public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
                     fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil) -> LintResult {
-        let (scanned, pairs) = Self.listAndPair(summaries)
+        let (scanned, pairs) = Self.listAndPair(consume summaries)
         var findings: [Finding] = fileFindings ?? []
         func add(_ violations: [Violation], from rule: Active) { findings += rule.findings(violations) }
         if fileFindings == nil, !fileRules.isEmpty {
@@ -138,6 +138,12 @@ public struct LintEngine: Sendable {
                     for member in file.members ?? [] { add(r.check(file: member), from: rule) }
                 }
             }
+        }
+        // The scan rules first: their indexes and working lists are gone before the pair records
+        // are made (a scan's peak memory, issue 13).
+        if !scanRules.isEmpty {
+            let context = ScanContext(pairs: pairs)
+            for (rule, r) in scanRules { add(r.check(scan: context), from: rule) }
         }
         // Pair by pair: the full halves, the pair rules, the consumers' verdicts, the record.
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: pairs)
@@ -153,10 +159,6 @@ public struct LintEngine: Sendable {
                 if let library { record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers) }
             }
             records.append(record)
-        }
-        if !scanRules.isEmpty {
-            let context = ScanContext(pairs: pairs)
-            for (rule, r) in scanRules { add(r.check(scan: context), from: rule) }
         }
         let complete = pairs.reduce(0) { $0 + ($1.isComplete ? 1 : 0) }
         findings.sort(by: Self.findingOrder)
@@ -193,7 +195,7 @@ public struct LintEngine: Sendable {
             summaries[i].members?.forEach { scanned.append($0.scanned) }
         }
         scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
-        return (scanned, Pairing.pair(summaries))
+        return (scanned, Pairing.pair(releasing: &summaries))
     }
 
     /// The findings the enabled file rules make on `file` and its `.livp` members (the files

@@ -194,7 +194,7 @@ public struct LibraryScan: Sendable {
         let wantsMedia = options.pairMedia
         let summaries = library.summaries
         library.summaries = []  // the engine's pairs are the only copy while it runs
-        var result = engine.run(summaries: summaries, store: library.records, root: root, fileFindings: library.fileFindings,
+        var result = engine.run(summaries: consume summaries, store: library.records, root: root, fileFindings: library.fileFindings,
                                 onPair: { pair in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }

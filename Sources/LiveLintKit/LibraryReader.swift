@@ -57,7 +57,14 @@ enum LibraryReader {
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
         let options = scanOptions
-        var results = [FileSummary?](repeating: nil, count: entries.count)
+        // The summaries in walk order, appended as they come: a read that finishes before an
+        // earlier one waits in `waiting` (a few, as many as reads run at once), so the scan holds
+        // one array of them, of the exact size, not a list by index and its compacted copy
+        // (issue 13: a library-sized scan's summaries are its largest array).
+        var summaries: [FileSummary] = []
+        summaries.reserveCapacity(shard.map { entries.count / max(1, $0.count) + 16 } ?? entries.count)
+        var waiting: [Int: FileSummary?] = [:]
+        var nextIndex = 0
         let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
         // Only files with findings have an entry: (index, findings), put in order at the end.
         var found: [(index: Int, findings: [Finding])] = []
@@ -83,8 +90,16 @@ enum LibraryReader {
         }
 
         func deliver(_ index: Int, _ read: Read) {
-            if let file = read.file {
-                results[index] = FileSummary(file, slot: records.append(file, encoded: read.encoded))
+            let summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded)) }
+            if index == nextIndex {
+                if let summary { summaries.append(summary) }
+                nextIndex += 1
+                while let next = waiting.removeValue(forKey: nextIndex) {
+                    if let next { summaries.append(next) }
+                    nextIndex += 1
+                }
+            } else {
+                waiting[index] = .some(summary)
             }
             if !read.findings.isEmpty { found.append((index, read.findings)) }
             onRead(read)
@@ -137,12 +152,10 @@ enum LibraryReader {
             }
         }
         cache?.finish()
+        // Every index is delivered, so nothing waits here; should one ever be missing, what
+        // follows it is kept all the same.
+        for index in waiting.keys.sorted() { if let summary = waiting[index] ?? nil { summaries.append(summary) } }
         found.sort { $0.index < $1.index }
-        // An array of the exact size (a library-sized scan's summaries are its largest array).
-        var summaries: [FileSummary] = []
-        summaries.reserveCapacity(records.count)
-        for case let summary? in results { summaries.append(summary) }
-        results = []
         return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings })
     }
 

@@ -129,7 +129,11 @@ final class ScanCache {
         ["livelint": livelintVersion, "format": String(RecordCodec.format)]
     }
 
-    private func open(retrying: Bool) {
+    /// How many times an open that SQLite refused at once as busy is tried again.
+    static let busyRetries = 10
+
+    private func open(retrying: Bool, busyRetries: Int = ScanCache.busyRetries) {
+        let started = ContinuousClock.now
         do {
             let db = try SQLiteDatabase(path: path)
             database = db
@@ -177,6 +181,15 @@ final class ScanCache {
             closeDatabase()
             Self.removeFiles(at: path)
             open(retrying: false)
+        } catch where (error.primary == SQLITE_BUSY || error.primary == SQLITE_LOCKED) && busyRetries > 0
+                        && ContinuousClock.now - started < .seconds(1) {
+            // Refused at once, not after the busy timeout: SQLite answers busy without waiting when
+            // waiting could deadlock, as when several runs make a new cache at the same moment and
+            // one asks for the log mode while another reads (seen about once in 600 runs with 16
+            // shards at once). Tried again shortly, the race is over.
+            closeDatabase()
+            usleep(useconds_t(20_000 + Int.random(in: 0..<30_000)))
+            open(retrying: retrying, busyRetries: busyRetries - 1)
         } catch {
             disable("cannot use the cache \(path) (\(Self.reason(error))): running without it")
         }

@@ -195,7 +195,7 @@ public struct LintEngine: Sendable {
             summaries[i].members?.forEach { scanned.append($0.scanned) }
         }
         scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
-        return (scanned, Pairing.pair(releasing: &summaries))
+        return (scanned, Pairing.pair(inPlace: &summaries))
     }
 
     /// The findings the enabled file rules make on `file` and its `.livp` members (the files

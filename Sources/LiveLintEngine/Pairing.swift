@@ -30,18 +30,18 @@ public enum Pairing {
     /// order, in an array of the exact size: no copy of every summary while it pairs (issue 13).
     public static func pair(_ files: [FileSummary]) -> [PairSummary] {
         var files = files
-        return pair(&files, releasing: false)
+        return pair(&files, inPlace: false)
     }
 
-    /// ``pair(_:)`` on summaries the caller is done with: as each movie joins its pair (which
-    /// shares the still's copy of an identifier both carry), its own copy is dropped from
-    /// `files`, so the library's identifiers are not held twice while the pair list fills
-    /// (50,000 pairs: 4 MB of a scan's peak, issue 13). `files` is left without identifiers.
-    static func pair(releasing files: inout [FileSummary]) -> [PairSummary] {
-        pair(&files, releasing: true)
+    /// ``pair(_:)`` on summaries the caller is done with: once the halves are matched, each
+    /// movie in `files` is given its still's copy of the identifier both carry, before the pair
+    /// list is made, so the library's identifiers are not held twice at pairing's peak (50,000
+    /// pairs: 4 MB, issue 13).
+    static func pair(inPlace files: inout [FileSummary]) -> [PairSummary] {
+        pair(&files, inPlace: true)
     }
 
-    private static func pair(_ files: inout [FileSummary], releasing: Bool) -> [PairSummary] {
+    private static func pair(_ files: inout [FileSummary], inPlace: Bool) -> [PairSummary] {
         var archived: [PairSummary] = []
         // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
@@ -64,6 +64,13 @@ public enum Pairing {
         archived.sort(by: pairOrder)
         var made = pairHalves(loose, of: files)
         loose = []
+        if inPlace {
+            // Before the pair list is made: the movie's copy of an identifier its still carries
+            // too is dropped now, so the library's identifiers are held once at the peak.
+            for m in made where m.still >= 0 && m.movie >= 0 {
+                Made.share(&files, still: Int(m.still), movie: Int(m.movie))
+            }
+        }
         made.sort { a, b in
             let ka = files[Int(a.still >= 0 ? a.still : a.movie)].path, kb = files[Int(b.still >= 0 ? b.still : b.movie)].path
             if ka != kb { return ka < kb }
@@ -76,10 +83,6 @@ public enum Pairing {
         var next = 0
         for m in made {
             let pair = m.summary(in: files)
-            if releasing {
-                if m.still >= 0 { files[Int(m.still)].contentIdentifier = nil }
-                if m.movie >= 0 { files[Int(m.movie)].contentIdentifier = nil }
-            }
             while next < archived.count, !pairOrder(pair, archived[next]) {
                 result.append(archived[next])
                 next += 1
@@ -98,13 +101,22 @@ public enum Pairing {
 
         func summary(in files: [FileSummary]) -> PairSummary {
             var pair = PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
-            // Halves carrying one identifier share one copy of it (50,000 pairs: 4 MB).
-            // Byte for byte: `==` on strings also equates canonically equivalent ones (NFC, NFD).
-            if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, id.utf8.elementsEqual(other.utf8) {
+            if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, Self.same(id, other) {
                 pair.movie?.contentIdentifier = id
             }
             return pair
         }
+
+        /// Gives the movie at `movie` the still's copy of the identifier both carry.
+        static func share(_ files: inout [FileSummary], still: Int, movie: Int) {
+            if let id = files[still].contentIdentifier, let other = files[movie].contentIdentifier, same(id, other) {
+                files[movie].contentIdentifier = id
+            }
+        }
+
+        /// Halves carrying one identifier share one copy of it (50,000 pairs: 4 MB), when it is
+        /// the same byte for byte: `==` on strings also equates canonically equivalent ones (NFC, NFD).
+        static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
     }
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.

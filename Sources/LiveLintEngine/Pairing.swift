@@ -145,9 +145,7 @@ public enum Pairing {
                 guard let id = file.contentIdentifier else { return nil }
                 return fold ? ScanContext.folded(id) : id
             }
-            // Unfolded, the key is the summary's own string: read where it is, not listed.
-            let (made, s, m) = match(stills, movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier,
-                                     preferNames: true, keysAreStored: !fold)
+            let (made, s, m) = match(stills, movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true)
             pairs += made
             stills = s
             movies = m
@@ -184,43 +182,20 @@ public enum Pairing {
     /// per key and no hash table, so a library-sized scan pairs in a few bytes per file (issue 4).
     private static func match(_ stills: [Int32], _ movies: [Int32], of files: [FileSummary],
                               stillKey: (FileSummary) -> String?, movieKey: (FileSummary) -> String?,
-                              method: PairingMethod, preferNames: Bool, keysAreStored: Bool = false)
+                              method: PairingMethod, preferNames: Bool)
         -> ([Made], [Int32], [Int32]) {
-        /// The positions in `list` of the files that have a key, sorted by key then position; the
-        /// keys listed beside them, unless `keysAreStored` (then each is read from its file again,
-        /// which costs nothing when the key is a stored field: 4 bytes a file instead of 24).
-        struct Keyed {
-            var positions: [Int32] = []
-            var keys: [String]?
-            var count: Int { positions.count }
-        }
-        func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> Keyed {
-            var out = Keyed()
-            out.positions.reserveCapacity(list.count)
-            if keysAreStored {
-                for (i, file) in list.enumerated() where key(files[Int(file)]) != nil { out.positions.append(Int32(i)) }
-                out.positions.sort { a, b in
-                    let ka = key(files[Int(list[Int(a)])])!, kb = key(files[Int(list[Int(b)])])!
-                    return ka != kb ? ka < kb : a < b
-                }
-                return out
-            }
-            var pairs: [(key: String, index: Int32)] = []
-            pairs.reserveCapacity(list.count)
+        func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> [(key: String, index: Int32)] {
+            var out: [(key: String, index: Int32)] = []
+            out.reserveCapacity(list.count)
             for (i, file) in list.enumerated() {
-                if let k = key(files[Int(file)]) { pairs.append((k, Int32(i))) }
+                if let k = key(files[Int(file)]) { out.append((k, Int32(i))) }
             }
-            pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-            out.positions = pairs.map(\.index)
-            out.keys = pairs.map(\.key)
+            out.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
             return out
         }
-        let movieList = keyed(movies, movieKey)
-        guard movieList.count > 0, !stills.isEmpty else { return ([], stills, movies) }
-        let stillList = keyed(stills, stillKey)
-        // Entry `i` of each keyed list: its key, and its position in `stills` or `movies`.
-        func stillKeyAt(_ i: Int) -> String { stillList.keys?[i] ?? stillKey(files[Int(stills[Int(stillList.positions[i])])])! }
-        func movieKeyAt(_ j: Int) -> String { movieList.keys?[j] ?? movieKey(files[Int(movies[Int(movieList.positions[j])])])! }
+        let movieKeys = keyed(movies, movieKey)
+        guard !movieKeys.isEmpty, !stills.isEmpty else { return ([], stills, movies) }
+        let stillKeys = keyed(stills, stillKey)
         var usedStills = [Bool](repeating: false, count: stills.count)
         var usedMovies = [Bool](repeating: false, count: movies.count)
         var pairs: [Made] = []
@@ -230,14 +205,14 @@ public enum Pairing {
             usedMovies[m] = true
         }
         var i = 0, j = 0
-        while i < stillList.count, j < movieList.count {
-            let key = stillKeyAt(i)
-            if key < movieKeyAt(j) { i += 1; continue }
-            if movieKeyAt(j) < key { j += 1; continue }
+        while i < stillKeys.count, j < movieKeys.count {
+            let key = stillKeys[i].key
+            if key < movieKeys[j].key { i += 1; continue }
+            if movieKeys[j].key < key { j += 1; continue }
             var iEnd = i, jEnd = j
-            while iEnd < stillList.count, stillKeyAt(iEnd) == key { iEnd += 1 }
-            while jEnd < movieList.count, movieKeyAt(jEnd) == key { jEnd += 1 }
-            let si = stillList.positions[i..<iEnd].map { Int($0) }, mi = movieList.positions[j..<jEnd].map { Int($0) }
+            while iEnd < stillKeys.count, stillKeys[iEnd].key == key { iEnd += 1 }
+            while jEnd < movieKeys.count, movieKeys[jEnd].key == key { jEnd += 1 }
+            let si = stillKeys[i..<iEnd].map { Int($0.index) }, mi = movieKeys[j..<jEnd].map { Int($0.index) }
             i = iEnd
             j = jEnd
             var freeStills = si, freeMovies = mi

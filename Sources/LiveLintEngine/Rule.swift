@@ -162,24 +162,29 @@ public struct ScanContext: Sendable {
 
     public init(pairs: [PairSummary]) {
         self.pairs = pairs
-        func index(_ half: KeyPath<PairSummary, FileSummary?>) -> (ids: [Int32], folded: [String]) {
-            var ids: [Int32] = []
-            ids.reserveCapacity(pairs.reduce(0) { $0 + ($1[keyPath: half]?.contentIdentifier == nil ? 0 : 1) })
-            var folded: [String] = []
-            for i in pairs.indices {
-                guard let id = pairs[i][keyPath: half]?.contentIdentifier else { continue }
-                ids.append(Int32(i))
-                let upper = Self.folded(id)
-                if upper != id { folded.append(upper) }
-            }
-            ids.sort { a, b in
-                let x = pairs[Int(a)][keyPath: half]!, y = pairs[Int(b)][keyPath: half]!
-                return (x.contentIdentifier!, x.path) < (y.contentIdentifier!, y.path)
-            }
-            return (ids, folded.sorted())
+        (stillIDs, foldedStillIDs) = Self.index(pairs, stills: true)
+        (movieIDs, foldedMovieIDs) = Self.index(pairs, stills: false)
+    }
+
+    /// The pairs whose still (or movie) carries an identifier, sorted by it then by path, and the
+    /// folded identifiers that differ from their own. Sorted as (identifier, pair) entries that
+    /// are dropped once sorted, one half at a time: a comparison reads one array, not two pairs.
+    private static func index(_ pairs: [PairSummary], stills: Bool) -> (ids: [Int32], folded: [String]) {
+        func half(_ i: Int) -> FileSummary? { stills ? pairs[i].still : pairs[i].movie }
+        var entries: [(id: String, pair: Int32)] = []
+        entries.reserveCapacity(pairs.reduce(0) { $0 + ((stills ? $1.still : $1.movie)?.contentIdentifier == nil ? 0 : 1) })
+        var folded: [String] = []
+        for i in pairs.indices {
+            guard let id = half(i)?.contentIdentifier else { continue }
+            entries.append((id, Int32(i)))
+            let upper = Self.folded(id)
+            if upper != id { folded.append(upper) }
         }
-        (stillIDs, foldedStillIDs) = index(\.still)
-        (movieIDs, foldedMovieIDs) = index(\.movie)
+        entries.sort { a, b in
+            if a.id != b.id { return a.id < b.id }
+            return half(Int(a.pair))!.path < half(Int(b.pair))!.path
+        }
+        return (entries.map(\.pair), folded.sorted())
     }
 
     /// Every still and movie in the scan (archive members included), sorted by path.

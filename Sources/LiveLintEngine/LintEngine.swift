@@ -188,14 +188,27 @@ public struct LintEngine: Sendable {
     /// What the result lists (every file and member, sorted) and the pairs, from `summaries`,
     /// which end here: the pairs hold every half pairing uses.
     private static func listAndPair(_ summaries: consuming [FileSummary]) -> (scanned: [ScannedFile], pairs: [PairSummary]) {
+        // Every still and movie ends in exactly one pair (a `.livp`'s members in its archive's
+        // pairs); what takes no part (files that are not media, the archives with their members)
+        // waits aside. The list is made from the pairs once the summaries are gone, so the two
+        // are not held at once (issue 13).
+        var files = summaries
+        let others = files.filter { $0.kind != .still && $0.kind != .movie }
+        let count = files.count + others.reduce(0) { $0 + ($1.members?.count ?? 0) }
+        let pairs = Pairing.pair(inPlace: &files)
+        files = []
         var scanned: [ScannedFile] = []
-        scanned.reserveCapacity(summaries.indices.reduce(summaries.count) { $0 + (summaries[$1].members?.count ?? 0) })
-        for i in summaries.indices {
-            scanned.append(summaries[i].scanned)
-            summaries[i].members?.forEach { scanned.append($0.scanned) }
+        scanned.reserveCapacity(count)
+        for other in others {
+            scanned.append(other.scanned)
+            other.members?.forEach { scanned.append($0.scanned) }
+        }
+        for pair in pairs where pair.archive == nil {
+            if let still = pair.still { scanned.append(still.scanned) }
+            if let movie = pair.movie { scanned.append(movie.scanned) }
         }
         scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
-        return (scanned, Pairing.pair(inPlace: &summaries))
+        return (scanned, pairs)
     }
 
     /// The findings the enabled file rules make on `file` and its `.livp` members (the files

@@ -15,6 +15,10 @@ import LiveReaders
 /// read and attached to it before the file rules run. Without `keepTimeline` (only the HTML report
 /// draws it) the video track kept for the timeline is dropped once the cache has its record.
 enum LibraryReader {
+    /// How far past the first file not yet delivered the cache's answers are handed over while a
+    /// read runs (a few hundred KiB of waiting summaries at most).
+    static let deliveryWindow = 4096
+
     /// One file read, as the consumer of `read` sees it.
     struct Read {
         var displayPath: String
@@ -62,7 +66,11 @@ enum LibraryReader {
         // one array of them, of the exact size, not a list by index and its compacted copy
         // (issue 13: a library-sized scan's summaries are its largest array).
         var summaries: [FileSummary] = []
-        summaries.reserveCapacity(shard.map { entries.count / max(1, $0.count) + 16 } ?? entries.count)
+        // A shard's share of the files, with room for the hash's spread (a few standard deviations).
+        summaries.reserveCapacity(shard.map { s in
+            let share = entries.count / max(1, s.count)
+            return share + 4 * Int(Double(share).squareRoot()) + 16
+        } ?? entries.count)
         var waiting: [Int: FileSummary?] = [:]
         var nextIndex = 0
         let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
@@ -126,9 +134,14 @@ enum LibraryReader {
 
         await withTaskGroup(of: (Int, Read, ScanCache.Record?).self) { group in
             var next = 0
-            /// Starts the next read; files the cache answers are delivered on the way.
-            func submit() {
+            var running = 0
+            /// Starts the next read, delivering on the way the files the cache answers; false when
+            /// none was started. While reads run, it hands over no file more than
+            /// ``deliveryWindow`` past the first one not yet delivered: files the cache answers
+            /// behind a slow read wait in `waiting`, and that stays small.
+            func submit() -> Bool {
                 while next < entries.count {
+                    if running > 0, next - nextIndex >= Self.deliveryWindow { return false }
                     let index = next
                     let entry = entries[index]
                     next += 1
@@ -160,14 +173,17 @@ enum LibraryReader {
                         read.encoded = spillRecord(read, record: toStore?.bytes, changed: changed)
                         return (index, read, toStore)
                     }
-                    return
+                    running += 1
+                    return true
                 }
+                return false
             }
-            for _ in 0..<limit { submit() }
+            while running < limit, submit() {}
             while let (index, read, toStore) = await group.next() {
+                running -= 1
                 if let toStore { cache?.store(toStore, now: started) }
                 deliver(index, read)
-                submit()
+                while running < limit, submit() {}
             }
         }
         cache?.finish()

@@ -207,7 +207,14 @@ public struct LintEngine: Sendable {
             if let still = pair.still { scanned.append(still.scanned) }
             if let movie = pair.movie { scanned.append(movie.scanned) }
         }
-        scanned.sort { ($0.path, $0.kind.rawValue, $0.format.rawValue) < ($1.path, $1.kind.rawValue, $1.format.rawValue) }
+        // Paths Swift holds equal but spelt with other bytes (NFC and NFD) go in byte order, the
+        // walk's order, in which the list came before it was made from the pairs.
+        scanned.sort { a, b in
+            if (a.path, a.kind.rawValue, a.format.rawValue) != (b.path, b.kind.rawValue, b.format.rawValue) {
+                return (a.path, a.kind.rawValue, a.format.rawValue) < (b.path, b.kind.rawValue, b.format.rawValue)
+            }
+            return a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
+        }
         return (scanned, pairs)
     }
 

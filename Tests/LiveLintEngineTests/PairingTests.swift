@@ -239,3 +239,16 @@ func outputIsTheSameInAnyOrder(seed: UInt64) throws {
         #expect(MediaFile(path: c.path, kind: .still, format: .jpeg).pathExtension == c.ext, "\(c.path)")
     }
 }
+
+/// Paths Swift holds equal but spelt in other bytes (an NFD and an NFC `Café.JPG`) are listed in
+/// byte order, the walk's, whichever is paired and whatever order they come in.
+@Test func canonicallyEqualPathsAreListedInByteOrder() throws {
+    let nfd = "Cafe\u{301}.JPG", nfc = "Caf\u{E9}.JPG"
+    #expect(nfd == nfc && !nfd.utf8.elementsEqual(nfc.utf8))
+    let files: [MediaFile] = [.jpeg(nfd, id: Sample.uuidA), .mov("Cafe\u{301}.MOV", id: Sample.uuidA), .jpeg(nfc, id: nil)]
+    let engine = try LintEngine(rules: builtinRules)
+    for order in [files, files.reversed(), [files[2], files[0], files[1]]] {
+        let listed = engine.run(files: order, root: ".").files.map(\.path).filter { $0.hasSuffix(".JPG") }
+        #expect(listed.map { Array($0.utf8) } == [Array(nfd.utf8), Array(nfc.utf8)])
+    }
+}

@@ -3,9 +3,11 @@
 /// crashed `lint`, and a one-letter output name would crash a write).
 public enum PathText {
     /// The folder part of `path`, as `NSString.deletingLastPathComponent` gives it: "" for a bare
-    /// name (`c`, `x.json`), "/" for a name at the root, trailing slashes ignored (`a/b/` → `a`).
+    /// name (`c`, `x.json`), "/" for a name at the root, trailing slashes ignored (`a/b/` → `a`),
+    /// repeated slashes read as one (`a//b/c` → `a/b`).
     public static func parent(of path: String) -> String {
-        var bytes = Array(path.utf8)
+        var bytes: [UInt8] = []
+        for byte in path.utf8 where !(byte == UInt8(ascii: "/") && bytes.last == UInt8(ascii: "/")) { bytes.append(byte) }
         while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         var end = slash

@@ -6,7 +6,7 @@ import Testing
 @Suite struct PathTextTests {
     @Test(arguments: [
         ("c", ""), ("x.json", ""), ("ab", ""), ("", ""),
-        ("a/c", "a"), ("a/b/c.jpg", "a/b"), ("a/b/", "a"), ("a//b", "a"),
+        ("a/c", "a"), ("a/b/c.jpg", "a/b"), ("a/b/", "a"), ("a//b", "a"), ("a//b/c", "a/b"), ("a/b//c", "a/b"),
         ("/x", "/"), ("/", "/"), ("//", "/"), ("/a/b", "/a"), ("./c", "."), ("../c", ".."),
     ])
     func parent(_ path: String, _ expected: String) {

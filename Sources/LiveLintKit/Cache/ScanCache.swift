@@ -181,7 +181,7 @@ final class ScanCache {
             closeDatabase()
             Self.removeFiles(at: path)
             open(retrying: false)
-        } catch where (error.primary == SQLITE_BUSY || error.primary == SQLITE_LOCKED) && busyRetries > 0
+        } catch where error.primary == SQLITE_BUSY && busyRetries > 0
                         && ContinuousClock.now - started < .seconds(1) {
             // Refused at once, not after the busy timeout: SQLite answers busy without waiting when
             // waiting could deadlock, as when several runs make a new cache at the same moment and

@@ -195,7 +195,7 @@ public struct LintEngine: Sendable {
         var files = summaries
         let others = files.filter { $0.kind != .still && $0.kind != .movie }
         let count = files.count + others.reduce(0) { $0 + ($1.members?.count ?? 0) }
-        let pairs = Pairing.pair(inPlace: &files)
+        let pairs = Pairing.pair(files)
         files = []
         var scanned: [ScannedFile] = []
         scanned.reserveCapacity(count)

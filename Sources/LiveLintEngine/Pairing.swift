@@ -29,19 +29,6 @@ public enum Pairing {
     /// Pairing works on indices into `files` and builds each ``PairSummary`` once, in its final
     /// order, in an array of the exact size: no copy of every summary while it pairs (issue 13).
     public static func pair(_ files: [FileSummary]) -> [PairSummary] {
-        var files = files
-        return pair(&files, inPlace: false)
-    }
-
-    /// ``pair(_:)`` on summaries the caller is done with: once the halves are matched, each
-    /// movie in `files` is given its still's copy of the identifier both carry, before the pair
-    /// list is made, so the library's identifiers are not held twice at pairing's peak (50,000
-    /// pairs: 4 MB, issue 13).
-    static func pair(inPlace files: inout [FileSummary]) -> [PairSummary] {
-        pair(&files, inPlace: true)
-    }
-
-    private static func pair(_ files: inout [FileSummary], inPlace: Bool) -> [PairSummary] {
         var archived: [PairSummary] = []
         // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
@@ -64,13 +51,6 @@ public enum Pairing {
         archived.sort(by: pairOrder)
         var made = pairHalves(loose, of: files)
         loose = []
-        if inPlace {
-            // Before the pair list is made: the movie's copy of an identifier its still carries
-            // too is dropped now, so the library's identifiers are held once at the peak.
-            for m in made where m.still >= 0 && m.movie >= 0 {
-                Made.share(&files, still: Int(m.still), movie: Int(m.movie))
-            }
-        }
         made.sort { a, b in
             let ka = files[Int(a.still >= 0 ? a.still : a.movie)].path, kb = files[Int(b.still >= 0 ? b.still : b.movie)].path
             if ka != kb { return ka < kb }
@@ -101,22 +81,14 @@ public enum Pairing {
 
         func summary(in files: [FileSummary]) -> PairSummary {
             var pair = PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
-            if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, Self.same(id, other) {
+            // Halves carrying one identifier share one copy of it, when it is the same byte for
+            // byte (`==` on strings also equates NFC and NFD). A library scan's reader shares it
+            // already for halves read one after the other; this covers the others.
+            if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, id.utf8.elementsEqual(other.utf8) {
                 pair.movie?.contentIdentifier = id
             }
             return pair
         }
-
-        /// Gives the movie at `movie` the still's copy of the identifier both carry.
-        static func share(_ files: inout [FileSummary], still: Int, movie: Int) {
-            if let id = files[still].contentIdentifier, let other = files[movie].contentIdentifier, same(id, other) {
-                files[movie].contentIdentifier = id
-            }
-        }
-
-        /// Halves carrying one identifier share one copy of it (50,000 pairs: 4 MB), when it is
-        /// the same byte for byte: `==` on strings also equates canonically equivalent ones (NFC, NFD).
-        static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
     }
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.

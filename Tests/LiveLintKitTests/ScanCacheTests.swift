@@ -224,10 +224,10 @@ import Testing
         let keys = try LintEngine(rules: builtinRules).metadataKeys
         let other = ScanCache(directory: cache, metadataKeys: keys.union(["Exif.Image.Software"]), warn: { _ in })
         let file = library + "/2024/05/IMG_0001.JPG"
-        #expect(other.record(key: file, displayPath: "x", stamp: try #require(FileStamp(path: file))) == nil)
+        #expect(other.record(key: file, displayPath: "x", stamp: try #require(FileStamp(path: file)))?.file == nil)
         other.finish()
         let same = ScanCache(directory: cache, metadataKeys: keys, warn: { _ in })
-        #expect(same.record(key: file, displayPath: "x", stamp: try #require(FileStamp(path: file)))?.path == "x")
+        #expect(same.record(key: file, displayPath: "x", stamp: try #require(FileStamp(path: file)))?.file.path == "x")
         same.finish()
     }
 

@@ -216,13 +216,9 @@ final class ScanCache {
     /// Keys are looked up through one cursor walking the table in key order, as a scan asks for
     /// them (the walker lists paths in byte order): a step or two per file instead of a B-tree
     /// search, and each page read once. A key before the last one, or far ahead, re-seeks.
-    func record(key: String, displayPath: String, stamp: FileStamp) -> MediaFile? {
-        record(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: false)?.file
-    }
-
-    /// ``record(key:displayPath:stamp:)``, with the record's bytes as stored when `keepingBytes`
-    /// (a spilling scan keeps them as they are instead of encoding the file again).
-    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool) -> (file: MediaFile, bytes: [UInt8]?)? {
+    /// With `keepingBytes`, the record's bytes as stored come too (a spilling scan keeps them as
+    /// they are instead of encoding the file again).
+    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false) -> (file: MediaFile, bytes: [UInt8]?)? {
         guard let cursor else { return nil }
         var key = key
         return key.withUTF8 { keyBytes -> (file: MediaFile, bytes: [UInt8]?)? in

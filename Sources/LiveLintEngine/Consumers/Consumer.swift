@@ -102,18 +102,14 @@ public struct LibraryFacts: Sendable {
 
     public init<Half>(pairs: [PairOf<Half>]) {
         for pair in pairs where pair.archive == nil {
-            if let still = pair.still { add(still: still.path, still.contentIdentifier) }
-            if let movie = pair.movie { add(movie: movie.path, movie.contentIdentifier) }
+            if let still = pair.still { add(still.path, still.contentIdentifier, to: \.stillsByID) }
+            if let movie = pair.movie { add(movie.path, movie.contentIdentifier, to: \.moviesByID) }
         }
     }
 
-    private mutating func add(still path: String, _ id: String?) {
-        if let id { stillsByID[id, default: Carriers()].add(path) }
-        byStem[Self.stemKey(path), default: Carriers()].add(path)
-    }
-
-    private mutating func add(movie path: String, _ id: String?) {
-        if let id { moviesByID[id, default: Carriers()].add(path) }
+    /// Counts the half at `path` under its identifier (in `byID`) and its folder + stem.
+    private mutating func add(_ path: String, _ id: String?, to byID: WritableKeyPath<LibraryFacts, [String: Carriers]>) {
+        if let id { self[keyPath: byID][id, default: Carriers()].add(path) }
         byStem[Self.stemKey(path), default: Carriers()].add(path)
     }
 

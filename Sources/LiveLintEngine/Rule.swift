@@ -172,7 +172,7 @@ public struct ScanContext: Sendable {
     private static func index(_ pairs: [PairSummary], stills: Bool) -> (ids: [Int32], folded: [String]) {
         func half(_ i: Int) -> FileSummary? { stills ? pairs[i].still : pairs[i].movie }
         var entries: [(id: String, pair: Int32)] = []
-        entries.reserveCapacity(pairs.reduce(0) { $0 + ((stills ? $1.still : $1.movie)?.contentIdentifier == nil ? 0 : 1) })
+        entries.reserveCapacity(pairs.count)
         var folded: [String] = []
         for i in pairs.indices {
             guard let id = half(i)?.contentIdentifier else { continue }

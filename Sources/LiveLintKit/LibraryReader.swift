@@ -187,9 +187,7 @@ enum LibraryReader {
             }
         }
         cache?.finish()
-        // Every index is delivered, so nothing waits here; should one ever be missing, what
-        // follows it is kept all the same.
-        for index in waiting.keys.sorted() { if let summary = waiting[index] ?? nil { summaries.append(summary) } }
+        assert(waiting.isEmpty, "every file is delivered, by the cache or by its read")
         found.sort { $0.index < $1.index }
         return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings })
     }

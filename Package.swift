@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),
         .target(
             name: "LiveLintKit",
-            dependencies: ["LiveModel", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters", "CSQLite"]
+            dependencies: ["LiveModel", "ISOBMFF", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters", "CSQLite"]
         ),
         .target(
             name: "LiveLintCLI",

@@ -53,12 +53,27 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     private var _reads: Int = 0
 
     /// Opens `path`. Throws `io` when it cannot be opened or is not a regular file.
-    public init(path: String) throws(ReadError) {
-        self.path = path
+    public convenience init(path: String) throws(ReadError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw ReadError(.io, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
+        try self.init(owning: fd, path: path)
+    }
+
+    /// Reads the file `descriptor` is open on (a copy of it, closed with this source; the file's
+    /// size is taken now), shown as `path` in errors: a file that has no name, say an unlinked
+    /// temporary file.
+    public convenience init(duplicating descriptor: Int32, path: String) throws(ReadError) {
+        let fd = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else {
+            throw ReadError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        try self.init(owning: fd, path: path)
+    }
+
+    private init(owning fd: Int32, path: String) throws(ReadError) {
+        self.path = path
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let message = String(cString: strerror(errno))

@@ -1,4 +1,5 @@
 import Foundation
+import ISOBMFF
 import LiveLintEngine
 import LiveModel
 
@@ -41,8 +42,12 @@ final class ScanRecords: FileStore {
 
     /// Records held in memory (`spill` false, or no temporary file could be made), or spilled
     /// past the first one.
-    init(spill: Bool, metadataKeys: Set<String> = [], capacity: Int = 0, directory: String = ScanRecords.temporaryDirectory) {
+    /// `mapsRecords` false reads every record back with `pread` (what happens when the file cannot
+    /// be mapped; the tests take that path this way).
+    init(spill: Bool, metadataKeys: Set<String> = [], capacity: Int = 0, directory: String = ScanRecords.temporaryDirectory,
+         mapsRecords: Bool = true) {
         names = RecordCodec.Names(metadataKeys)
+        mappingFailed = !mapsRecords
         self.directory = directory
         slots.reserveCapacity(capacity)
         if spill {
@@ -128,7 +133,7 @@ final class ScanRecords: FileStore {
                 file = RecordCodec.decode(mapped, path: path, names: names)
                 releaseMappedPages(after: Int(count))
             } else {
-                file = readRecord(offset: offset, count: Int(count)).flatMap { bytes in
+                file = (try? readBack()?.read(at: offset, count: Int(count))).flatMap { bytes in
                     bytes.withUnsafeBytes { RecordCodec.decode($0, path: path, names: names) }
                 }
             }
@@ -173,15 +178,11 @@ final class ScanRecords: FileStore {
         decodedSinceRelease = 0
     }
 
-    private func readRecord(offset: Int64, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
-        }
-        return bytes
+    /// The spill file read with `pread`, when it cannot be mapped (made once, at its final size).
+    private var reader: FileByteSource?
+
+    private func readBack() throws(ReadError) -> FileByteSource? {
+        if reader == nil, descriptor >= 0 { reader = try FileByteSource(duplicating: descriptor, path: directory + "/livelint-scan-…") }
+        return reader
     }
 }

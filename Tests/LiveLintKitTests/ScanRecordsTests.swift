@@ -75,7 +75,9 @@ import Testing
         }
     }
 
-    @Test func recordsReadBackAsTheyWereKept() throws {
+    /// Read back through the map, and with `pread` as when the file cannot be mapped.
+    @Test(arguments: [true, false])
+    func recordsReadBackAsTheyWereKept(mapped: Bool) throws {
         let engine = try LintEngine(rules: builtinRules)
         let entries = LibraryWalker().files(in: [TestPaths.fixtures.appendingPathComponent("library").path]).entries
         let files = entries.map {
@@ -84,7 +86,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-spill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, directory: dir.path)
+        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, directory: dir.path, mapsRecords: mapped)
         #expect(records.isSpilling)
         var withSidecar = files[0]
         withSidecar.sidecar = TakeoutSidecar(path: "IMG.JPG.json")

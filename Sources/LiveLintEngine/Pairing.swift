@@ -213,6 +213,21 @@ public enum Pairing {
     /// The folder part and the file name of a scan path. For an archive member
     /// (`a/b.livp!X.JPG.jpeg`) the folder is the archive (`a/b.livp!`).
     public static func split(_ path: String) -> (folder: String, name: String) {
+        let ascii = PathText.withASCII(path) { b -> (folder: String, name: String) in
+            var bang = b.count - 1
+            while bang >= 0, b[bang] != UInt8(ascii: "!") { bang -= 1 }
+            // The container is everything up to the `!` (-1 when there is none).
+            var slash = b.count - 1
+            while slash > bang, b[slash] != UInt8(ascii: "/") { slash -= 1 }
+            let cut = slash > bang ? slash : bang
+            return (PathText.string(b, 0..<(slash > bang ? slash : bang + 1)), PathText.string(b, cut + 1..<b.count))
+        }
+        return ascii ?? characterSplit(path)
+    }
+
+    /// ``split(_:)`` worked out on `Character`s: for a path that is not all ASCII, and the tests'
+    /// oracle for the byte arithmetic.
+    static func characterSplit(_ path: String) -> (folder: String, name: String) {
         var container = ""
         var inner = Substring(path)
         if let bang = path.lastIndex(of: "!") {
@@ -238,6 +253,44 @@ public enum Pairing {
     /// an icloudpd `_HEVC` suffix (`IMG_0084_HEVC.MOV` → `img_0084`), and a Photos-library
     /// `_N` after a UUID (`<uuid>_3.mov` → `<uuid>`).
     public static func nameKey(_ name: String) -> String {
+        PathText.withASCII(name, asciiNameKey) ?? characterNameKey(name)
+    }
+
+    /// ``nameKey(_:)`` on the bytes of an ASCII name: the same steps, on byte offsets, lower-casing
+    /// once at the end (every test below reads the same with and without case, and `isUUID`
+    /// takes either).
+    private static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        let dot = UInt8(ascii: ".")
+        /// Where `dropExtension` ends the name `b[0..<end]`.
+        func withoutExtension(_ end: Int) -> Int {
+            var i = end - 1
+            while i > 0, b[i] != dot { i -= 1 }
+            return i > 0 ? i : end
+        }
+        var end = withoutExtension(b.count)
+        let inner = withoutExtension(end)
+        if inner != end {
+            // The last piece between dots that is not empty (`split(separator: ".").last`).
+            var last = end
+            while last > 0, b[last - 1] == dot { last -= 1 }
+            var first = last
+            while first > 0, b[first - 1] != dot { first -= 1 }
+            if last > first, mediaExtensions.contains(PathText.lowercasedASCII(b, first..<last)) { end = inner }
+        }
+        if end > 5, PathText.lowercasedASCII(b, end - 5..<end) == "_hevc" { end -= 5 }
+        var underscore = end - 1
+        while underscore >= 0, b[underscore] != UInt8(ascii: "_") { underscore -= 1 }
+        if underscore >= 0, underscore + 1 < end,
+           b[(underscore + 1)..<end].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            let head = PathText.lowercasedASCII(b, 0..<underscore)
+            if ContentIdentifier.isUUID(head) { return head }
+        }
+        return PathText.lowercasedASCII(b, 0..<end)
+    }
+
+    /// ``nameKey(_:)`` worked out on `Character`s: for a name that is not all ASCII, and the
+    /// tests' oracle for the byte arithmetic.
+    static func characterNameKey(_ name: String) -> String {
         var stem = dropExtension(name)
         let inner = dropExtension(stem)
         if inner != stem, let ext = stem.split(separator: ".").last, mediaExtensions.contains(ext.lowercased()) {

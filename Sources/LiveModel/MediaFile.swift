@@ -232,6 +232,22 @@ public struct MediaFile: Sendable {
 
     /// The file name's extension, lower-cased, without the dot ("" when none).
     public var pathExtension: String {
+        let ascii = PathText.withASCII(path) { b -> String in
+            // The last component that is not empty, as `split(separator: "/").last` finds it.
+            var end = b.count
+            while end > 0, b[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            var start = end
+            while start > 0, b[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            var dot = end - 1
+            while dot > start, b[dot] != UInt8(ascii: ".") { dot -= 1 }
+            return dot > start ? PathText.lowercasedASCII(b, dot + 1..<end) : ""
+        }
+        return ascii ?? characterPathExtension
+    }
+
+    /// ``pathExtension`` worked out on `Character`s: for a path that is not all ASCII, and the
+    /// tests' oracle for the byte arithmetic.
+    var characterPathExtension: String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...]).lowercased()

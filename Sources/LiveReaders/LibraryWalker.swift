@@ -212,13 +212,19 @@ public struct LibraryWalker: Sendable {
             if !includeHidden, name.hasPrefix(".") { continue }
             names.append(name)
         }
+        // The folder stays open (a descriptor, not the listing's buffer) while its entries are
+        // stat'ed relative to it: `fstatat` on a name looks up one component, where `stat` on the
+        // full path walks every folder above it again (issue 13: a twelfth of a cached run was
+        // the kernel looking paths up).
+        let folder = dup(dirfd(dir))
         closedir(dir)
+        defer { if folder >= 0 { close(folder) } }
         names.sort()
         for name in names {
             let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let shown = display.isEmpty ? name : display + "/" + name
             var child = stat()
-            guard stat(full, &child) == 0 else {
+            guard (folder >= 0 ? fstatat(folder, name, &child, 0) : stat(full, &child)) == 0 else {
                 // A dangling link, or a file removed while we walked.
                 problems.append(Problem(path: shown, message: "cannot read: \(Self.errnoText())"))
                 continue

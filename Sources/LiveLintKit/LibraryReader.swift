@@ -132,6 +132,7 @@ enum LibraryReader {
             onRead(read)
         }
 
+        let stamper = FileStamper()
         await withTaskGroup(of: (Int, Read, ScanCache.Record?).self) { group in
             var next = 0
             var running = 0
@@ -149,7 +150,7 @@ enum LibraryReader {
                     var stamp: FileStamp?
                     if let cache, cache.isUsable {
                         let k = cache.key(for: entry.path)
-                        stamp = FileStamp(path: entry.path)
+                        stamp = stamper.stamp(entry.path)
                         key = k
                         if let stamp, let hit = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill) {
                             var file = hit.file

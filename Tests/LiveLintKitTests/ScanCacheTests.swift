@@ -360,4 +360,27 @@ import Testing
             #expect(narrow.files.map(RecordCodecTests.dumped) == wide.files.map(RecordCodecTests.dumped), "\(root)")
         }
     }
+    /// The stamps a scan takes folder by folder (``FileStamper``) are the stamps of the files'
+    /// full paths: across folders, back to a folder seen before, through a linked folder, for a
+    /// bare name and an absolute path; nil for a folder, a missing file and a name with no folder.
+    @Test func stampsTakenFolderByFolderAreTheFilesStamps() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-stamps-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for folder in ["a", "b/c"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for (i, name) in ["a/1.JPG", "a/2.MOV", "b/c/3.JPG", "b/4.MOV"].enumerated() {
+            try Data(repeating: UInt8(i), count: i + 1).write(to: root.appendingPathComponent(name))
+        }
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path, withDestinationPath: "b/c")
+        let stamper = FileStamper()
+        let paths = ["a/1.JPG", "a/2.MOV", "b/c/3.JPG", "link/3.JPG", "b/4.MOV", "a/1.JPG", "a/missing", "b/c", "a/"]
+            .map { root.appendingPathComponent($0).path } + ["/etc/hostname", "Package.swift", "/"]
+        for path in paths {
+            #expect(stamper.stamp(path) == FileStamp(path: path), "\(path)")
+        }
+        #expect(stamper.stamp(root.appendingPathComponent("link/3.JPG").path) == stamper.stamp(root.appendingPathComponent("b/c/3.JPG").path))
+        #expect(stamper.stamp(root.appendingPathComponent("a/1.JPG").path)?.size == 1)
+        #expect(stamper.stamp(root.appendingPathComponent("b/c").path) == nil)
+    }
 }

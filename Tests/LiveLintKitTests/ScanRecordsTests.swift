@@ -134,6 +134,33 @@ import Testing
         #expect(records.file(atSlot: slot).movie?.tracks.first?.editList.count == 70_000)
     }
 
+    /// Records are written 64 KiB at a time; when a write fails (a full disk, here a limit on the
+    /// spill file's size), the records it carried are held in memory and read back all the same,
+    /// those written before stay on disk, and nothing more is written.
+    @Test(arguments: [Int64(1_000), 100_000])
+    func aFailedWriteHoldsItsRecordsInMemory(limit: Int64) throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let entries = LibraryWalker().files(in: [TestPaths.fixtures.appendingPathComponent("library").path]).entries
+        let files = entries.map {
+            MediaInspector.inspect(path: $0.path, displayPath: $0.displayPath, options: .lint).slimmedForLint(keeping: engine.metadataKeys)
+        }
+        let many = Array(repeating: files, count: 30).flatMap { $0 }
+        let encoded = many.map { RecordCodec.encode($0) }
+        #expect(encoded.reduce(0) { $0 + ($1?.count ?? 0) } > 2 * ScanRecords.bufferSize)
+        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, writeLimit: limit)
+        let slots = many.indices.map { records.append(many[$0], encoded: encoded[$0]) }
+        #expect(many.indices.allSatisfy { RecordCodecTests.dumped(records.file(atSlot: slots[$0])) == RecordCodecTests.dumped(many[$0]) })
+        #expect(!records.isSpilling)
+        let summaries = many.indices.map { FileSummary(many[$0], slot: slots[$0]) }
+        let held = summaries.filter { records.isHeld($0) }.count
+        if limit < ScanRecords.bufferSize {
+            #expect(records.spilledCount == 0 && held == many.count)
+        } else {
+            // The first 64 KiB went to disk; the write that crossed the limit came back.
+            #expect(records.spilledCount > 0 && held > 0 && records.spilledCount + held == many.count)
+        }
+    }
+
     @Test func withoutATemporaryFolderRecordsStayInMemory() throws {
         let records = ScanRecords(spill: true, directory: "/nonexistent-livelint-\(UUID().uuidString)")
         #expect(!records.isSpilling)

@@ -32,12 +32,12 @@ public enum LintJSONReporter {
             out += ": "
         }
         // A top-level array, one element at a time, exactly as `JSON.array` pretty-prints at depth 1.
-        func array<T>(_ items: [T], _ json: (T) -> JSON) {
+        func array<T>(_ items: [T], _ write: (T, inout String) -> Void) {
             guard !items.isEmpty else { out += "[]"; return }
             out += "["
             for (i, item) in items.enumerated() {
                 out += i > 0 ? ",\n    " : "\n    "
-                json(item).write(into: &out, indent: 2, pretty: true)
+                write(item, &out)
                 if out.utf8.count >= chunkSize { flush() }
             }
             out += "\n  ]"
@@ -45,11 +45,11 @@ public enum LintJSONReporter {
         // Top-level keys in UTF-8 byte order, as `JSON.object` sorts them.
         out += "{"
         member("files", first: true)
-        array(result.files, file)
+        array(result.files, writeFile)
         member("findings")
-        array(result.findings, finding)
+        array(result.findings) { finding($0).write(into: &$1, indent: 2, pretty: true) }
         member("pairs")
-        array(result.pairs, pair)
+        array(result.pairs, writePair)
         member("root")
         JSON.string(result.root).write(into: &out, indent: 1, pretty: true)
         member("schemaVersion")
@@ -101,6 +101,52 @@ public enum LintJSONReporter {
             })
         }
         return .object(members)
+    }
+
+    /// ``file(_:)`` as it writes two levels deep in the report, written straight into `out`:
+    /// a report lists every file and pair of the library, and building a dictionary for each and
+    /// sorting its keys was most of the reporter's time (issue 13). The tests hold the two to the
+    /// same bytes.
+    static func writeFile(_ f: ScannedFile, into out: inout String) {
+        out += "{\n      \"error\": "
+        quoteOrNull(f.error, into: &out)
+        out += ",\n      \"format\": "
+        JSON.quote(f.format.rawValue, into: &out)
+        out += ",\n      \"kind\": "
+        JSON.quote(f.kind.rawValue, into: &out)
+        out += ",\n      \"path\": "
+        JSON.quote(f.path, into: &out)
+        if let sidecar = f.sidecar {
+            out += ",\n      \"sidecar\": "
+            JSON.quote(sidecar, into: &out)
+        }
+        out += "\n    }"
+    }
+
+    /// ``pair(_:)`` as it writes two levels deep in the report (see ``writeFile(_:into:)``); a
+    /// pair with consumers' verdicts takes the general path.
+    static func writePair(_ p: PairRecord, into out: inout String) {
+        guard p.consumers.isEmpty else {
+            pair(p).write(into: &out, indent: 2, pretty: true)
+            return
+        }
+        out += "{\n      \"contentIdentifier\": "
+        quoteOrNull(p.contentIdentifier, into: &out)
+        out += ",\n      \"movie\": "
+        quoteOrNull(p.movie, into: &out)
+        out += ",\n      \"pairedBy\": "
+        JSON.quote(p.pairedBy.rawValue, into: &out)
+        if let sidecar = p.sidecar {
+            out += ",\n      \"sidecar\": "
+            JSON.quote(sidecar, into: &out)
+        }
+        out += ",\n      \"still\": "
+        quoteOrNull(p.still, into: &out)
+        out += "\n    }"
+    }
+
+    private static func quoteOrNull(_ s: String?, into out: inout String) {
+        if let s { JSON.quote(s, into: &out) } else { out += "null" }
     }
 
     static func file(_ f: ScannedFile) -> JSON {

@@ -40,6 +40,41 @@ struct LintJSONStreamingTests {
     }
 
     /// The document built as one JSON tree, the way the reporter used to.
+    /// Files and pairs are written straight into the report, without a JSON value each: the same
+    /// bytes as the value, with and without an error, a sidecar, an identifier, either half,
+    /// text to escape, and a pair with consumers' verdicts (which takes the value's path).
+    @Test func filesAndPairsWrittenStraightAreTheirValues() {
+        let texts: [String?] = [nil, "a/IMG_1.JPG", "quote \" back\\slash\ttab\u{1}", "Café/é.HEIC"]
+        var files: [ScannedFile] = []
+        var pairs: [PairRecord] = []
+        for (i, text) in texts.enumerated() {
+            for sidecar in [nil, "a/IMG_1.JPG.json"] {
+                files.append(ScannedFile(path: text ?? "x", kind: .still, format: .jpeg, error: text, sidecar: sidecar))
+                for method in [PairingMethod.contentIdentifier, .name, .unpaired, .archive] {
+                    pairs.append(PairRecord(still: text, movie: texts[(i + 1) % texts.count], contentIdentifier: texts[(i + 2) % texts.count],
+                                            pairedBy: method, sidecar: sidecar))
+                }
+            }
+        }
+        pairs.append(PairRecord(still: "a.JPG", movie: "a.MOV", contentIdentifier: "ID", pairedBy: .contentIdentifier,
+                                consumers: ["immich": ConsumerVerdict(.live, "same identifier")]))
+        for file in files {
+            var straight = "", value = ""
+            LintJSONReporter.writeFile(file, into: &straight)
+            LintJSONReporter.file(file).write(into: &value, indent: 2, pretty: true)
+            #expect(straight == value)
+        }
+        for pair in pairs {
+            var straight = "", value = ""
+            LintJSONReporter.writePair(pair, into: &straight)
+            LintJSONReporter.pair(pair).write(into: &value, indent: 2, pretty: true)
+            #expect(straight == value)
+        }
+        let result = LintResult(root: ".", files: files, pairs: pairs, findings: [],
+                                summary: LintSummary(files: files.count, pairs: 0, errors: 0, warnings: 0, infos: 0))
+        #expect(LintJSONReporter.render(result, toolVersion: "1") == treeDocument(result, toolVersion: "1"))
+    }
+
     private func treeDocument(_ result: LintResult, toolVersion: String) -> String {
         let doc: JSON = .object([
             "schemaVersion": .integer(LintJSONReporter.schemaVersion),

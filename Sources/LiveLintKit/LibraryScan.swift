@@ -215,7 +215,9 @@ public struct LibraryScan: Sendable {
     /// for each path that could not be listed. The walker's listing ends here, before the engine
     /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
     func read(progress: ((ScanEvent) -> Void)?) async -> LibraryReader.Library {
-        let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
+        // With the cache on, the walk's stat of each file is its cache stamp: one `stat` a file.
+        let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden)
+            .files(in: options.paths, keepingStats: options.cache != .off)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
         let cache: ScanCache? = switch options.cache {

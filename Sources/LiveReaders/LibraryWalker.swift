@@ -17,6 +17,43 @@ public struct LibraryWalker: Sendable {
         public var path: String
         /// How to show it: relative to the scanned root when one folder was given.
         public var displayPath: String
+        /// What the walk's `stat` said of the file, when the walk was asked to keep it
+        /// (``LibraryWalker/files(in:keepingStats:)``).
+        public var stat: FileStat? = nil
+    }
+
+    /// What the walk's `stat` of a file said that the lint cache compares: device, inode, size,
+    /// and the modification and status-change times in nanoseconds. A scan with the cache keeps
+    /// it from the walk instead of asking the kernel a second time (issue 13: each `stat` was a
+    /// tenth of a cached run).
+    public struct FileStat: Sendable, Hashable {
+        public var device: Int64
+        public var inode: Int64
+        public var size: Int64
+        public var modified: Int64
+        public var changed: Int64
+
+        public init(device: Int64, inode: Int64, size: Int64, modified: Int64, changed: Int64) {
+            self.device = device
+            self.inode = inode
+            self.size = size
+            self.modified = modified
+            self.changed = changed
+        }
+
+        /// The fields of `st`.
+        public init(_ st: stat) {
+            device = Int64(bitPattern: UInt64(st.st_dev))
+            inode = Int64(bitPattern: UInt64(st.st_ino))
+            size = Int64(st.st_size)
+            #if canImport(Darwin)
+            modified = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+            changed = Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
+            #else
+            modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+            changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+            #endif
+        }
     }
 
     /// The files a walk found, in display-path order (UTF-8 byte order), held compactly: every
@@ -29,6 +66,9 @@ public struct LibraryWalker: Sendable {
         private var openPrefixes: [String] = []
         private var bytes: [UInt8] = []
         private var records: [Record] = []
+        /// Each file's stat in walk order, when the walk keeps them (40 bytes a file, only while
+        /// the files are read).
+        private var stats: [FileStat] = []
 
         private struct Record: Sendable {
             var offset: Int
@@ -37,6 +77,8 @@ public struct LibraryWalker: Sendable {
             /// Bytes of the display path that are the root's display prefix (replaced by the
             /// open prefix to make the path to open); `UInt32.max`: the display path is the path.
             var displayPrefix: UInt32
+            /// The file's index in `stats`; `UInt32.max`: none kept. (In the record's padding.)
+            var stat: UInt32 = .max
         }
 
         init() {}
@@ -48,11 +90,16 @@ public struct LibraryWalker: Sendable {
             return UInt32(openPrefixes.count - 1)
         }
 
-        mutating func append(display: String, root: UInt32, displayPrefix: Int?) {
+        mutating func append(display: String, root: UInt32, displayPrefix: Int?, stat: FileStat? = nil) {
             let offset = bytes.count
             bytes.append(contentsOf: display.utf8)
-            records.append(Record(offset: offset, length: UInt32(bytes.count - offset), root: root,
-                                  displayPrefix: displayPrefix.map(UInt32.init) ?? .max))
+            var record = Record(offset: offset, length: UInt32(bytes.count - offset), root: root,
+                                displayPrefix: displayPrefix.map(UInt32.init) ?? .max)
+            if let stat {
+                record.stat = UInt32(stats.count)
+                stats.append(stat)
+            }
+            records.append(record)
         }
 
         /// Sorts by display path, byte by byte.
@@ -95,11 +142,12 @@ public struct LibraryWalker: Sendable {
             let display = bytes.withUnsafeBufferPointer { b in
                 String(decoding: UnsafeBufferPointer(rebasing: b[r.offset..<(r.offset + Int(r.length))]), as: UTF8.self)
             }
-            guard r.displayPrefix != .max else { return Entry(path: display, displayPath: display) }
+            let stat = r.stat == .max ? nil : stats[Int(r.stat)]
+            guard r.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: stat) }
             let tail = bytes.withUnsafeBufferPointer { b in
                 String(decoding: UnsafeBufferPointer(rebasing: b[(r.offset + Int(r.displayPrefix))..<(r.offset + Int(r.length))]), as: UTF8.self)
             }
-            return Entry(path: openPrefixes[Int(r.root)] + tail, displayPath: display)
+            return Entry(path: openPrefixes[Int(r.root)] + tail, displayPath: display, stat: stat)
         }
     }
 
@@ -124,8 +172,8 @@ public struct LibraryWalker: Sendable {
     }
 
     /// Every regular file under `paths`, sorted by display path (byte order); plus the paths that
-    /// could not be read.
-    public func files(in paths: [String]) -> (entries: Listing, problems: [Problem]) {
+    /// could not be read. With `keepingStats`, each entry carries its ``FileStat``.
+    public func files(in paths: [String], keepingStats: Bool = false) -> (entries: Listing, problems: [Problem]) {
         var entries = Listing()
         var problems: [Problem] = []
         var visited = Set<DirectoryID>()
@@ -145,11 +193,11 @@ public struct LibraryWalker: Sendable {
                 let display = singleRoot ? "" : Self.trimmed(given)
                 let root = Root(index: entries.addRoot(open: given.hasSuffix("/") ? given : given + "/"),
                                 displayPrefix: display.isEmpty ? 0 : display.utf8.count + 1)
-                walk(directory: given, display: display, depth: 0, root: root,
+                walk(directory: given, display: display, depth: 0, root: root, keepingStats: keepingStats,
                      visited: &visited, seenFiles: &seenFiles, entries: &entries, problems: &problems)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
                 if seenFiles.insert(DirectoryID(st)).inserted {
-                    entries.append(display: given, root: 0, displayPrefix: nil)
+                    entries.append(display: given, root: 0, displayPrefix: nil, stat: keepingStats ? FileStat(st) : nil)
                 }
             } else {
                 problems.append(Problem(path: given, message: "not a regular file or folder"))
@@ -189,7 +237,7 @@ public struct LibraryWalker: Sendable {
         return out
     }
 
-    private func walk(directory: String, display: String, depth: Int, root: Root, visited: inout Set<DirectoryID>,
+    private func walk(directory: String, display: String, depth: Int, root: Root, keepingStats: Bool, visited: inout Set<DirectoryID>,
                       seenFiles: inout Set<DirectoryID>, entries: inout Listing, problems: inout [Problem]) {
         var st = stat()
         guard stat(directory, &st) == 0 else {
@@ -231,11 +279,12 @@ public struct LibraryWalker: Sendable {
             }
             switch child.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(directory: full, display: shown, depth: depth + 1, root: root, visited: &visited,
+                walk(directory: full, display: shown, depth: depth + 1, root: root, keepingStats: keepingStats, visited: &visited,
                      seenFiles: &seenFiles, entries: &entries, problems: &problems)
             case S_IFREG:
                 if seenFiles.insert(DirectoryID(child)).inserted {
-                    entries.append(display: shown, root: root.index, displayPrefix: root.displayPrefix)
+                    entries.append(display: shown, root: root.index, displayPrefix: root.displayPrefix,
+                                   stat: keepingStats ? FileStat(child) : nil)
                 }
             default:
                 continue  // sockets, FIFOs, devices: never opened

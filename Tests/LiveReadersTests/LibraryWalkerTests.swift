@@ -28,6 +28,24 @@ struct LibraryWalkerTests {
         #expect(LibraryWalker.root(for: [root.path]) == root.path)
     }
 
+    /// Asked to keep them, the walk hands each file's stat (what the lint cache compares) with
+    /// its entry, in sorted order, for a file given by name too; otherwise none.
+    @Test func statsKeptWithTheirEntries() throws {
+        let root = try makeTree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(repeating: 7, count: 11).write(to: root.appendingPathComponent("2024/05/IMG_1.MOV"))
+        let single = root.appendingPathComponent("top.JPG").path
+        let (entries, _) = LibraryWalker().files(in: [root.path, single], keepingStats: true)
+        #expect(entries.count == 3)
+        for entry in entries {
+            var st = stat()
+            #expect(stat(entry.path, &st) == 0)
+            #expect(entry.stat == LibraryWalker.FileStat(st), "\(entry.displayPath)")
+        }
+        #expect(entries.first { $0.displayPath.hasSuffix("IMG_1.MOV") }?.stat?.size == 11)
+        #expect(LibraryWalker().files(in: [root.path]).entries.allSatisfy { $0.stat == nil })
+    }
+
     @Test func includeHiddenReadsDotFilesAndFolders() throws {
         let root = try makeTree()
         defer { try? FileManager.default.removeItem(at: root) }

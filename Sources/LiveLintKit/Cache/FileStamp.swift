@@ -1,3 +1,5 @@
+import LiveReaders
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -44,6 +46,11 @@ struct FileStamp: Sendable, Hashable {
         modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
         changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
         #endif
+    }
+
+    /// The stamp in what the walk's `stat` said (taken before the file is read, as a stamp must be).
+    init(_ stat: LibraryWalker.FileStat) {
+        self.init(device: stat.device, inode: stat.inode, size: stat.size, modified: stat.modified, changed: stat.changed)
     }
 
     init(device: Int64, inode: Int64, size: Int64, modified: Int64, changed: Int64) {

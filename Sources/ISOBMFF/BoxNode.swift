@@ -153,17 +153,19 @@ public enum BoxTree {
     /// `stbl`, `dinf`, `edts`, `udta`, `tref`, `mvex`, `gmhd`, `tapt`, `meta`, `ilst` and each
     /// `ilst` item (which holds `data` atoms). Sample descriptions (`stsd`) stay data.
     public static let movieLayout: Layout = { type, ancestors in
-        if movieContainers.contains(type) { return .children(prefix: 0) }
+        if movieContainers.contains(type.rawValue) { return .children(prefix: 0) }
         if type == metaType { return .meta }
         if ancestors.last == ilstType { return .children(prefix: 0) }
         return nil
     }
 
-    // Built once: comparing against literals would convert each literal on every box.
-    private static let movieContainers: Set<BoxType> = [
+    // Built once: comparing against literals would convert each literal on every box. Eighteen
+    // four-byte codes compared in a row cost less than hashing the type (every box of a movie is
+    // asked; issue 13).
+    private static let movieContainers: [UInt32] = ([
         "moov", "trak", "mdia", "minf", "stbl", "dinf", "edts", "udta", "tref", "mvex", "gmhd", "tapt",
         "ilst", "moof", "traf", "mfra", "clip", "matt",
-    ]
+    ] as [BoxType]).map(\.rawValue)
     private static let metaType: BoxType = "meta"
     private static let ilstType: BoxType = "ilst"
     private static let udtaType: BoxType = "udta"
@@ -182,7 +184,8 @@ public enum BoxTree {
                              ancestors: [BoxType] = [], layout: @escaping Layout = movieLayout) -> Result {
         var state = State(layout: layout)
         let cursor = ByteCursor(bytes, baseOffset: baseOffset, path: path)
-        let nodes = state.parseChildren(cursor, ancestors: ancestors, depth: ancestors.count)
+        state.ancestors = ancestors
+        let nodes = state.parseChildren(cursor, depth: ancestors.count)
         return Result(nodes: nodes.children, issues: state.issues)
     }
 
@@ -198,11 +201,14 @@ public enum BoxTree {
         var issues: [BoxError] = []
         var boxCount = 0
         var stopped = false
+        /// The types of the containers around the box being parsed, outermost first: one list
+        /// pushed and popped as the parse goes in and out (a new list per container before).
+        var ancestors: [BoxType] = []
 
-        mutating func parseChildren(_ parent: ByteCursor, ancestors: [BoxType], depth: Int) -> (children: [BoxNode], trailer: [UInt8]) {
+        mutating func parseChildren(_ parent: ByteCursor, depth: Int) -> (children: [BoxNode], trailer: [UInt8]) {
             var cursor = parent
             var nodes: [BoxNode] = []
-            var seen: [BoxType: Int] = [:]
+            var seen = SiblingCounts()
             while !cursor.isAtEnd && !stopped {
                 if cursor.remaining < 8 {
                     // QuickTime ends some atom lists with a 32-bit zero; keep it so writes round-trip.
@@ -242,16 +248,14 @@ public enum BoxTree {
                 // A container's path names it among its same-type siblings (`trak[2]`). Whether a
                 // box is a container depends only on its type and ancestors, so counting the
                 // containers alone counts every sibling of that type.
-                let n = (seen[header.type] ?? 0) + 1
-                seen[header.type] = n
+                let n = seen.count(header.type)
                 payload.boxPath = cursor.boxPath.appending(header.type, index: n > 1 || header.type == trakType ? n : nil)
-                nodes.append(parseNode(header, payload, layout: layout, ancestors: ancestors, depth: depth))
+                nodes.append(parseNode(header, payload, layout: layout, depth: depth))
             }
             return (nodes, [])
         }
 
-        mutating func parseNode(_ header: BoxHeader, _ payload: ByteCursor, layout kind: ContainerLayout,
-                                ancestors: [BoxType], depth: Int) -> BoxNode {
+        mutating func parseNode(_ header: BoxHeader, _ payload: ByteCursor, layout kind: ContainerLayout, depth: Int) -> BoxNode {
             var payload = payload
             guard depth < BoxLimits.maxDepth else {
                 issues.append(BoxError(.limit, "boxes nested deeper than \(BoxLimits.maxDepth)", path: payload.path, offset: header.offset))
@@ -266,8 +270,33 @@ public enum BoxTree {
                 issues.append(payload.error(.malformed, "container too short for its \(prefixLength)-byte header"))
                 return BoxNode(header: header, content: .data(payload.readRest()))
             }
-            let (children, trailer) = parseChildren(payload, ancestors: ancestors + [header.type], depth: depth + 1)
+            ancestors.append(header.type)
+            let (children, trailer) = parseChildren(payload, depth: depth + 1)
+            ancestors.removeLast()
             return BoxNode(header: header, content: .container(prefix: prefix, children: children, trailer: trailer))
+        }
+
+        /// How many containers of each type a container's children held so far: a short list read
+        /// in a row (a container has few kinds of container inside it), and a dictionary past 16
+        /// kinds (an `ilst` can hold any number: each of its items is a container).
+        struct SiblingCounts {
+            private var few: [(type: BoxType, count: Int)] = []
+            private var many: [BoxType: Int] = [:]
+
+            /// Counts one more `type` and returns how many there are now.
+            mutating func count(_ type: BoxType) -> Int {
+                if let i = few.firstIndex(where: { $0.type == type }) {
+                    few[i].count += 1
+                    return few[i].count
+                }
+                if few.count < 16 {
+                    few.append((type, 1))
+                    return 1
+                }
+                let n = (many[type] ?? 0) + 1
+                many[type] = n
+                return n
+            }
         }
 
         /// 0 for a QuickTime `meta` (a child header comes first), 4 for an ISO one (version/flags).

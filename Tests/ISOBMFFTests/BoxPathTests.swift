@@ -21,6 +21,28 @@ import Testing
         #expect(BoxPath("udta").appending("©xyz").description == "udta/©xyz")
     }
 
+    /// Same-type sibling containers are numbered in order, past the short list's 16 kinds too
+    /// (an `ilst` of many items), the way a dictionary of counts numbered them.
+    @Test func siblingCountsNumberEachTypeInOrder() {
+        var counts = BoxTree.State.SiblingCounts()
+        var reference: [BoxType: Int] = [:]
+        let types = (0..<40).map { BoxType(rawValue: 0x6161_6100 + UInt32($0 % 23)) } + ["trak", "trak", "udta", "trak"]
+        for type in types {
+            reference[type, default: 0] += 1
+            #expect(counts.count(type) == reference[type])
+        }
+    }
+
+    /// A box deep in an `ilst` of more than 16 kinds of item is named with its item's index.
+    @Test func errorsInsideManyItemKindsNameTheirItem() {
+        var items: [BoxNode] = (0..<20).map { BoxNode(type: BoxType(rawValue: 0x6161_6141 + UInt32($0)), children: [BoxNode(type: "data", data: [1])]) }
+        items.append(BoxNode(type: BoxType(rawValue: 0x6161_6141 + 19), data: [0, 0, 0, 99, 0x64]))
+        let ilst = BoxNode(type: "ilst", children: items)
+        let result = BoxTree.parse(ilst.serialized(), path: "moov/udta/meta", ancestors: ["moov", "udta", "meta"])
+        #expect(result.issues.count == 1)
+        #expect(result.issues.first?.path.hasSuffix("ilst/aaaT[2]") == true, "\(result.issues.map(\.path))")
+    }
+
     @Test func equalityIsByText() {
         #expect(BoxPath("moov/trak[1]") == BoxPath("moov").appending("trak", index: 1))
         #expect(BoxPath("moov/trak[1]") != BoxPath("moov").appending("trak", index: 2))

@@ -256,9 +256,9 @@ public enum Pairing {
         PathText.withASCII(name, asciiNameKey) ?? characterNameKey(name)
     }
 
-    /// ``nameKey(_:)`` on the bytes of an ASCII name: the same steps, on byte offsets, lower-casing
-    /// once at the end (every test below reads the same with and without case, and `isUUID`
-    /// takes either).
+    /// ``nameKey(_:)`` on the bytes of an ASCII name: the same steps, on byte offsets, the key
+    /// lower-cased as it is made (the extension and `_hevc` tests lower-case what they compare;
+    /// the others read the same in either case).
     private static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String {
         let dot = UInt8(ascii: ".")
         /// Where `dropExtension` ends the name `b[0..<end]`.

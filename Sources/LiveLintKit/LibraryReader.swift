@@ -132,7 +132,6 @@ enum LibraryReader {
             onRead(read)
         }
 
-        let stamper = FileStamper()
         await withTaskGroup(of: (Int, Read, ScanCache.Record?).self) { group in
             var next = 0
             var running = 0
@@ -150,7 +149,7 @@ enum LibraryReader {
                     var stamp: FileStamp?
                     if let cache, cache.isUsable {
                         let k = cache.key(for: entry.path)
-                        stamp = entry.stat.map(FileStamp.init) ?? stamper.stamp(entry.path)
+                        stamp = entry.stat.map(FileStamp.init) ?? FileStamp(path: entry.path)
                         key = k
                         if let stamp, let hit = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill) {
                             var file = hit.file
@@ -165,7 +164,10 @@ enum LibraryReader {
                     group.addTask { [key, stamp] in
                         let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
                         var slim = file.slimmedForLint(keeping: engine.metadataKeys)
-                        let toStore = key.flatMap { key in
+                        // A file the system would not hand over (gone, refused, an I/O error) is not
+                        // kept: its stamp is the walk's, and what made the read fail (a folder above it
+                        // renamed or locked meanwhile) leaves the file's own stamp as it was.
+                        let toStore = slim.error?.category == .io ? nil : key.flatMap { key in
                             stamp.flatMap { stamp in RecordCodec.encode(slim).map { ScanCache.Record(key: key, stamp: stamp, bytes: $0) } }
                         }
                         // After the record is made: what `prepare` changes is never cached.

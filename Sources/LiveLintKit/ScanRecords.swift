@@ -130,7 +130,8 @@ final class ScanRecords: FileStore {
             done += n
         }
         end += Int64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
+        // The buffer keeps its room for the next 64 KiB, not what one outsized record made it.
+        if buffer.capacity > 2 * Self.bufferSize { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
         firstBuffered = slots.count
     }
 

@@ -263,8 +263,9 @@ public struct LibraryWalker: Sendable {
         // The folder stays open (a descriptor, not the listing's buffer) while its entries are
         // stat'ed relative to it: `fstatat` on a name looks up one component, where `stat` on the
         // full path walks every folder above it again (issue 13: a twelfth of a cached run was
-        // the kernel looking paths up).
-        let folder = dup(dirfd(dir))
+        // the kernel looking paths up). Held down to 64 levels (a descriptor a level, closed on
+        // exec); deeper folders use full paths.
+        let folder = depth < 64 ? fcntl(dirfd(dir), F_DUPFD_CLOEXEC, 0) : -1
         closedir(dir)
         defer { if folder >= 0 { close(folder) } }
         names.sort()
@@ -272,7 +273,9 @@ public struct LibraryWalker: Sendable {
             let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let shown = display.isEmpty ? name : display + "/" + name
             var child = stat()
-            guard (folder >= 0 ? fstatat(folder, name, &child, 0) : stat(full, &child)) == 0 else {
+            // A full path too long for the system fails as it always did (a listing problem).
+            let relative = folder >= 0 && full.utf8.count < Int(PATH_MAX)
+            guard (relative ? fstatat(folder, name, &child, 0) : stat(full, &child)) == 0 else {
                 // A dangling link, or a file removed while we walked.
                 problems.append(Problem(path: shown, message: "cannot read: \(Self.errnoText())"))
                 continue

@@ -15,8 +15,9 @@ public enum LintJSONReporter {
 
     /// The bytes ``render(_:toolVersion:)`` returns, handed to `sink` in pieces of about
     /// `chunkSize` bytes, in order, so that a library-sized report is never held whole: each
-    /// file, pair and finding is turned into its small JSON value and written at once (issue 4,
-    /// flat memory). The keys are written in the writer's order (sorted by UTF-8 bytes).
+    /// file, pair and finding is written at once (issue 4, flat memory), a finding through its
+    /// small JSON value, a file or pair straight into the text (``writeFile(_:into:)``). The keys
+    /// are written in the writer's order (sorted by UTF-8 bytes).
     public static func write(_ result: LintResult, toolVersion: String, chunkSize: Int = 1 << 16,
                              to sink: (String) -> Void) {
         var out = ""

@@ -39,7 +39,6 @@ struct LintJSONStreamingTests {
         }
     }
 
-    /// The document built as one JSON tree, the way the reporter used to.
     /// Files and pairs are written straight into the report, without a JSON value each: the same
     /// bytes as the value, with and without an error, a sidecar, an identifier, either half,
     /// text to escape, and a pair with consumers' verdicts (which takes the value's path).
@@ -75,6 +74,7 @@ struct LintJSONStreamingTests {
         #expect(LintJSONReporter.render(result, toolVersion: "1") == treeDocument(result, toolVersion: "1"))
     }
 
+    /// The document built as one JSON tree, the way the reporter used to.
     private func treeDocument(_ result: LintResult, toolVersion: String) -> String {
         let doc: JSON = .object([
             "schemaVersion": .integer(LintJSONReporter.schemaVersion),

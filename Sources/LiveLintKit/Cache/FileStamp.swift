@@ -23,29 +23,8 @@ struct FileStamp: Sendable, Hashable {
     /// cannot be stat'ed or is not a regular file.
     init?(path: String) {
         var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        self.init(st)
-    }
-
-    /// The stamp of the file `name` in the open folder `folder` (links followed).
-    init?(in folder: Int32, name: String) {
-        var st = stat()
-        guard fstatat(folder, name, &st, 0) == 0 else { return nil }
-        self.init(st)
-    }
-
-    private init?(_ st: stat) {
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        device = Int64(bitPattern: UInt64(st.st_dev))
-        inode = Int64(bitPattern: UInt64(st.st_ino))
-        size = Int64(st.st_size)
-        #if canImport(Darwin)
-        modified = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
-        changed = Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
-        #else
-        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-        changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
-        #endif
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        self.init(LibraryWalker.FileStat(st))
     }
 
     /// The stamp in what the walk's `stat` said (taken before the file is read, as a stamp must be).
@@ -59,32 +38,5 @@ struct FileStamp: Sendable, Hashable {
         self.size = size
         self.modified = modified
         self.changed = changed
-    }
-}
-
-/// Takes stamps folder by folder: a scan asks for its files in path order, so one folder stays
-/// open while its files are stat'ed by name (`fstatat`), and the kernel looks up one path
-/// component a file instead of every folder above it (issue 13: a tenth of a cached run).
-/// Not `Sendable`: the scan's consuming task asks, file after file.
-final class FileStamper {
-    private var folder: String?
-    private var descriptor: Int32 = -1
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
-    }
-
-    /// ``FileStamp/init(path:)``, through the open folder of `path` when it can be opened.
-    func stamp(_ path: String) -> FileStamp? {
-        let utf8 = Array(path.utf8)
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")), slash + 1 < utf8.count else { return FileStamp(path: path) }
-        let folder = slash == 0 ? "/" : String(decoding: utf8[..<slash], as: UTF8.self)
-        let name = String(decoding: utf8[(slash + 1)...], as: UTF8.self)
-        if folder != self.folder {
-            if descriptor >= 0 { close(descriptor) }
-            descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            self.folder = folder
-        }
-        return descriptor >= 0 ? FileStamp(in: descriptor, name: name) : FileStamp(path: path)
     }
 }

@@ -33,14 +33,6 @@ public struct LibraryWalker: Sendable {
         public var modified: Int64
         public var changed: Int64
 
-        public init(device: Int64, inode: Int64, size: Int64, modified: Int64, changed: Int64) {
-            self.device = device
-            self.inode = inode
-            self.size = size
-            self.modified = modified
-            self.changed = changed
-        }
-
         /// The fields of `st`.
         public init(_ st: stat) {
             device = Int64(bitPattern: UInt64(st.st_dev))

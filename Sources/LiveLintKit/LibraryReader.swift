@@ -39,6 +39,9 @@ enum LibraryReader {
         var summaries: [FileSummary]
         var records: ScanRecords
         var fileFindings: [Finding]
+        /// The most summaries that waited at once for an earlier file's read (for the tests: the
+        /// delivery window bounds it).
+        var mostWaiting = 0
 
         /// The full records, in display-path order (for callers that want them all at once).
         var files: [MediaFile] { summaries.map { records.file($0) } }
@@ -56,7 +59,8 @@ enum LibraryReader {
     static func read<Entries: RandomAccessCollection & Sendable>(
         _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
         cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
-        countKept: Bool = false, spill: Bool = false, onRead: (Read) -> Void = { _ in }
+        countKept: Bool = false, spill: Bool = false, deliveryWindow: Int = LibraryReader.deliveryWindow,
+        onRead: (Read) -> Void = { _ in }
     ) async -> Library where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
@@ -72,6 +76,7 @@ enum LibraryReader {
             return share + 4 * Int(Double(share).squareRoot()) + 16
         } ?? entries.count)
         var waiting: [Int: FileSummary?] = [:]
+        var mostWaiting = 0
         var nextIndex = 0
         let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
         // Only files with findings have an entry: (index, findings), put in order at the end.
@@ -127,6 +132,7 @@ enum LibraryReader {
                 }
             } else {
                 waiting[index] = .some(summary)
+                mostWaiting = max(mostWaiting, waiting.count)
             }
             if !read.findings.isEmpty { found.append((index, read.findings)) }
             onRead(read)
@@ -141,7 +147,7 @@ enum LibraryReader {
             /// behind a slow read wait in `waiting`, and that stays small.
             func submit() -> Bool {
                 while next < entries.count {
-                    if running > 0, next - nextIndex >= Self.deliveryWindow { return false }
+                    if running > 0, next - nextIndex >= deliveryWindow { return false }
                     let index = next
                     let entry = entries[index]
                     next += 1
@@ -192,7 +198,7 @@ enum LibraryReader {
         cache?.finish()
         assert(waiting.isEmpty, "every file is delivered, by the cache or by its read")
         found.sort { $0.index < $1.index }
-        return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings })
+        return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings }, mostWaiting: mostWaiting)
     }
 
     /// Drops the video track slimming keeps for the HTML report's timeline (``PairMedia``; no rule

@@ -85,8 +85,12 @@ public protocol FileStore {
 extension FileStore {
     /// The full record `summary` stands for (a `.livp` member is taken from its archive's record).
     public func file(_ summary: FileSummary) -> MediaFile {
-        let file = file(atSlot: summary.slot)
-        guard summary.member >= 0 else { return file }
+        var file = file(atSlot: summary.slot)
+        guard summary.member >= 0 else {
+            // A record that could not be read back, not even its path: the summary knows it.
+            if file.path.isEmpty, file.error != nil { file.path = summary.path }
+            return file
+        }
         if let members = file.members, members.indices.contains(Int(summary.member)) { return members[Int(summary.member)] }
         // The archive's record came back without its members (it could not be read back): the
         // member gets the archive's error rather than the archive standing in for it.

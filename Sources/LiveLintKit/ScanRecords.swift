@@ -24,11 +24,15 @@ import LiveModel
 final class ScanRecords: FileStore {
     private enum Slot {
         case held(MediaFile)
-        /// The record at `offset`, `count` bytes, of the file shown as `path`.
-        case spilled(path: String, offset: Int64, count: Int32, kind: FileKind, format: ContainerFormat)
+        /// The record at `offset`, `count` bytes: the file's path (its length in 4 bytes, then
+        /// its bytes), then its ``RecordCodec`` encoding. The path waits on disk with the record,
+        /// so a slot is 16 bytes, not 32 (issue 13: one slot a file of the library).
+        case spilled(offset: Int64, count: Int32, kind: FileKind, format: ContainerFormat)
     }
 
     private var slots: [Slot] = []
+    /// Bytes a slot takes in the list (for the tests).
+    static var slotStride: Int { MemoryLayout<Slot>.stride }
     /// The spill file, -1 when records are held in memory.
     private var descriptor: Int32 = -1
     /// False once a write failed: later records are held (those written stay readable).
@@ -99,10 +103,13 @@ final class ScanRecords: FileStore {
     /// was read, off this task). Returns its slot.
     func append(_ file: MediaFile, encoded bytes: [UInt8]?) -> Int {
         let slot = slots.count
-        if spilling, let bytes, bytes.count < Int(Int32.max) {
+        let pathLength = file.path.utf8.count
+        if spilling, let bytes, bytes.count + pathLength + 4 < Int(Int32.max) {
             let offset = end + Int64(buffer.count)
+            withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer += $0 }
+            buffer += file.path.utf8
             buffer += bytes
-            slots.append(.spilled(path: file.path, offset: offset, count: Int32(bytes.count), kind: file.kind, format: file.format))
+            slots.append(.spilled(offset: offset, count: Int32(pathLength + 4 + bytes.count), kind: file.kind, format: file.format))
             spilledCount += 1
             if buffer.count >= Self.bufferSize { flush() }
         } else {
@@ -139,9 +146,9 @@ final class ScanRecords: FileStore {
     private func holdBuffered() {
         buffer.withUnsafeBytes { bytes in
             for slot in firstBuffered..<slots.count {
-                guard case let .spilled(path, offset, count, kind, format) = slots[slot] else { continue }
+                guard case let .spilled(offset, count, kind, format) = slots[slot] else { continue }
                 let start = Int(offset - end)
-                let file = RecordCodec.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(count))]), path: path, names: names)
+                let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(count))]))
                 slots[slot] = .held(file ?? MediaFile(path: path, kind: kind, format: format,
                                                       error: ReadIssue(.io, "livelint could not keep its record of this file")))
                 spilledCount -= 1
@@ -165,20 +172,29 @@ final class ScanRecords: FileStore {
         switch slots[slot] {
         case .held(let file):
             return file
-        case let .spilled(path, offset, count, kind, format):
-            let file: MediaFile?
+        case let .spilled(offset, count, kind, format):
+            var read: (path: String, file: MediaFile?) = ("", nil)
             if let mapped = mappedRecord(offset: offset, count: Int(count)) {
                 // Decoded where it lies: no copy, no system call.
-                file = RecordCodec.decode(mapped, path: path, names: names)
+                read = decode(mapped)
                 releaseMappedPages(after: Int(count))
-            } else {
-                file = (try? readBack()?.read(at: offset, count: Int(count))).flatMap { bytes in
-                    bytes.withUnsafeBytes { RecordCodec.decode($0, path: path, names: names) }
-                }
+            } else if let bytes = try? readBack()?.read(at: offset, count: Int(count)) {
+                read = bytes.withUnsafeBytes { decode($0) }
             }
-            return file ?? MediaFile(path: path, kind: kind, format: format,
-                                     error: ReadIssue(.io, "livelint could not read back its temporary record of this file (in \(directory))"))
+            // When not even the path came back, the caller that knows it puts it in (``FileStore/file(_:)``).
+            return read.file ?? MediaFile(path: read.path, kind: kind, format: format,
+                                          error: ReadIssue(.io, "livelint could not read back its temporary record of this file (in \(directory))"))
         }
+    }
+
+    /// A spilled record's path and file (nil when the record does not decode; the path "" when
+    /// not even it can be read).
+    private func decode(_ raw: UnsafeRawBufferPointer) -> (path: String, file: MediaFile?) {
+        guard raw.count >= 4 else { return ("", nil) }
+        let length = Int(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+        guard length <= raw.count - 4 else { return ("", nil) }
+        let path = String(decoding: UnsafeRawBufferPointer(rebasing: raw[4..<(4 + length)]), as: UTF8.self)
+        return (path, RecordCodec.decode(UnsafeRawBufferPointer(rebasing: raw[(4 + length)...]), path: path, names: names))
     }
 
     // MARK: - Reading back

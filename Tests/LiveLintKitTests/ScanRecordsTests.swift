@@ -161,6 +161,22 @@ import Testing
         }
     }
 
+    /// A spilled record carries its path in the temporary file, so a slot holds no string: 16
+    /// bytes a file of the library. A record that cannot be read back at all, path included,
+    /// still names its file: the summary puts the path in.
+    @Test func slotsHoldNoPath() {
+        #expect(ScanRecords.slotStride == 16)
+        struct Lost: FileStore {
+            var count: Int { 1 }
+            func file(atSlot slot: Int) -> MediaFile {
+                MediaFile(path: "", kind: .still, format: .jpeg, error: ReadIssue(.io, "could not read back"))
+            }
+        }
+        let summary = FileSummary(MediaFile.jpeg("a/IMG_1.JPG"), slot: 0)
+        #expect(Lost().file(summary).path == "a/IMG_1.JPG")
+        #expect(Lost().file(summary).error?.category == .io)
+    }
+
     @Test func withoutATemporaryFolderRecordsStayInMemory() throws {
         let records = ScanRecords(spill: true, directory: "/nonexistent-livelint-\(UUID().uuidString)")
         #expect(!records.isSpilling)

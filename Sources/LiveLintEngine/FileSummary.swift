@@ -3,21 +3,19 @@ import LiveModel
 /// A file as pairing and the scan rules see it: its path, kind, format, content identifier and
 /// the few facts a whole-library rule reads, plus where its full record is (``slot``).
 ///
-/// A library-sized scan keeps one of these per file (56 bytes inline, its path and
+/// A library-sized scan keeps one of these per file (48 bytes inline, its path and
 /// identifier shared with the full record) while the full records, which only the file and pair
 /// rules and the consumers read, can wait outside memory (a ``FileStore``) and are decoded two at
 /// a time, pair by pair (issue 13).
 public struct FileSummary: PairHalf {
-    // Stored in this order (the widest first) so the summary takes 51 bytes, 56 in an array,
-    // and a pair of them 128 (issue 13: one pair list holds every half of the library).
+    // Stored in this order (the widest first) so the summary takes 47 bytes, 48 in an array,
+    // and a pair of them 112 (issue 13: one pair list holds every half of the library).
     public var path: String
     /// The still's makernote 0x0011 or the movie's content-identifier key (``MediaFile/contentIdentifier``).
     public var contentIdentifier: String?
     /// What most files leave empty, boxed (nil when all of it is).
     private var rare: Boxed<Rare>?
     private var storedSlot: Int32
-    /// For a `.livp` member, its index among the archive's members; -1 otherwise.
-    public var member: Int32
     public var kind: FileKind
     public var format: ContainerFormat
     /// True for a still holding a motion photo's embedded video (a complete unit on its own).
@@ -34,7 +32,14 @@ public struct FileSummary: PairHalf {
         var error: String?
         var sidecar: String?
         var members: [FileSummary]?
+        /// For a `.livp` member, its index among the archive's members; -1 otherwise.
+        var member: Int32 = -1
     }
+
+    /// For a `.livp` member, its index among the archive's members; -1 otherwise (kept with
+    /// the rare fields: most files are no archive's member, and 4 bytes a file took the summary
+    /// to 56 bytes in an array, 128 a pair).
+    public var member: Int32 { rare?.value.member ?? -1 }
 
     /// The summary of `file`, whose full record is at `slot` (and for a member, `member` in it).
     public init(_ file: MediaFile, slot: Int, member: Int = -1) {
@@ -44,10 +49,10 @@ public struct FileSummary: PairHalf {
         format = file.format
         hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
         storedSlot = Int32(slot)
-        self.member = Int32(clamping: member)
         let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0) } }
-        let rare = Rare(error: file.error?.description, sidecar: file.sidecar?.path, members: members)
-        self.rare = rare.error == nil && rare.sidecar == nil && rare.members == nil ? nil : Boxed(rare)
+        let rare = Rare(error: file.error?.description, sidecar: file.sidecar?.path, members: members,
+                        member: Int32(clamping: member))
+        self.rare = rare.error == nil && rare.sidecar == nil && rare.members == nil && rare.member < 0 ? nil : Boxed(rare)
     }
 
     /// Why the file could not be read (``ReadIssue/description``), or nil.

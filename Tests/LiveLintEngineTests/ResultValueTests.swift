@@ -21,6 +21,21 @@ import Testing
         #expect(file == ScannedFile(path: "a/IMG_1.JPG", kind: .still, format: .jpeg))
     }
 
+    /// A file summary keeps a `.livp` member's index with its rare fields: 48 bytes a summary in
+    /// an array and 112 a pair (56 and 128 with the index inline); each member still knows its
+    /// index, and other files -1.
+    @Test func fileSummaryKeepsAMembersIndexOutOfLine() {
+        #expect(MemoryLayout<FileSummary>.stride == 48)
+        #expect(MemoryLayout<PairSummary>.stride == 112)
+        let livp = MediaFile(path: "a.livp", kind: .livp, format: .zip,
+                             members: [.jpeg("a.livp!IMG_1.JPG"), .mov("a.livp!IMG_1.MOV")])
+        let summary = FileSummary(livp, slot: 3)
+        #expect(summary.member == -1 && summary.slot == 3)
+        #expect(summary.members?.map { $0.member } == [0, 1])
+        #expect(summary.members?.allSatisfy { $0.slot == 3 } == true)
+        #expect(FileSummary(.jpeg("IMG_1.JPG"), slot: 0).member == -1)
+    }
+
     @Test func pairRecordKeepsWhatIsSet() {
         var record = PairRecord(still: "IMG_1.JPG", movie: "IMG_1.MOV", contentIdentifier: "X", pairedBy: .contentIdentifier)
         #expect(record.consumers.isEmpty && record.sidecar == nil && record.media == nil)

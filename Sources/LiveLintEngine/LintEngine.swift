@@ -210,9 +210,9 @@ public struct LintEngine: Sendable {
         // Paths Swift holds equal but spelt with other bytes (NFC and NFD) go in byte order, the
         // walk's order, in which the list came before it was made from the pairs.
         scanned.sort { a, b in
-            if (a.path, a.kind.rawValue, a.format.rawValue) != (b.path, b.kind.rawValue, b.format.rawValue) {
-                return (a.path, a.kind.rawValue, a.format.rawValue) < (b.path, b.kind.rawValue, b.format.rawValue)
-            }
+            if a.path != b.path { return a.path < b.path }
+            if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+            if a.format != b.format { return a.format.rawValue < b.format.rawValue }
             return a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
         }
         return (scanned, pairs)

@@ -214,13 +214,12 @@ public enum Pairing {
     /// (`a/b.livp!X.JPG.jpeg`) the folder is the archive (`a/b.livp!`).
     public static func split(_ path: String) -> (folder: String, name: String) {
         let ascii = PathText.withASCII(path) { b -> (folder: String, name: String) in
-            var bang = b.count - 1
-            while bang >= 0, b[bang] != UInt8(ascii: "!") { bang -= 1 }
-            // The container is everything up to the `!` (-1 when there is none).
-            var slash = b.count - 1
-            while slash > bang, b[slash] != UInt8(ascii: "/") { slash -= 1 }
-            let cut = slash > bang ? slash : bang
-            return (PathText.string(b, 0..<(slash > bang ? slash : bang + 1)), PathText.string(b, cut + 1..<b.count))
+            // The container is everything up to the last `!`, the `!` included.
+            let inner = b.lastIndex(of: UInt8(ascii: "!")).map { $0 + 1 } ?? 0
+            guard let slash = b[inner...].lastIndex(of: UInt8(ascii: "/")) else {
+                return (PathText.string(b, 0..<inner), PathText.string(b, inner..<b.count))
+            }
+            return (PathText.string(b, 0..<slash), PathText.string(b, slash + 1..<b.count))
         }
         return ascii ?? characterSplit(path)
     }
@@ -261,26 +260,18 @@ public enum Pairing {
     /// the others read the same in either case).
     private static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String {
         let dot = UInt8(ascii: ".")
-        /// Where `dropExtension` ends the name `b[0..<end]`.
-        func withoutExtension(_ end: Int) -> Int {
-            var i = end - 1
-            while i > 0, b[i] != dot { i -= 1 }
-            return i > 0 ? i : end
-        }
+        /// Where `dropExtension` ends the name `b[0..<end]` (a dot that starts it is no extension's).
+        func withoutExtension(_ end: Int) -> Int { end > 1 ? b[1..<end].lastIndex(of: dot) ?? end : end }
         var end = withoutExtension(b.count)
         let inner = withoutExtension(end)
         if inner != end {
             // The last piece between dots that is not empty (`split(separator: ".").last`).
-            var last = end
-            while last > 0, b[last - 1] == dot { last -= 1 }
-            var first = last
-            while first > 0, b[first - 1] != dot { first -= 1 }
+            let last = (b[..<end].lastIndex { $0 != dot } ?? -1) + 1
+            let first = b[..<last].lastIndex(of: dot).map { $0 + 1 } ?? 0
             if last > first, mediaExtensions.contains(PathText.lowercasedASCII(b, first..<last)) { end = inner }
         }
         if end > 5, PathText.lowercasedASCII(b, end - 5..<end) == "_hevc" { end -= 5 }
-        var underscore = end - 1
-        while underscore >= 0, b[underscore] != UInt8(ascii: "_") { underscore -= 1 }
-        if underscore >= 0, underscore + 1 < end,
+        if let underscore = b[..<end].lastIndex(of: UInt8(ascii: "_")), underscore + 1 < end,
            b[(underscore + 1)..<end].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             let head = PathText.lowercasedASCII(b, 0..<underscore)
             if ContentIdentifier.isUUID(head) { return head }

@@ -155,7 +155,7 @@ enum LibraryReader {
                     var stamp: FileStamp?
                     if let cache, cache.isUsable {
                         let k = cache.key(for: entry.path)
-                        stamp = entry.stat.map(FileStamp.init) ?? FileStamp(path: entry.path)
+                        stamp = entry.stat ?? FileStamp(path: entry.path)
                         key = k
                         if let stamp, let hit = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill) {
                             var file = hit.file

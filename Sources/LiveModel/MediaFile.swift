@@ -234,13 +234,10 @@ public struct MediaFile: Sendable {
     public var pathExtension: String {
         let ascii = PathText.withASCII(path) { b -> String in
             // The last component that is not empty, as `split(separator: "/").last` finds it.
-            var end = b.count
-            while end > 0, b[end - 1] == UInt8(ascii: "/") { end -= 1 }
-            var start = end
-            while start > 0, b[start - 1] != UInt8(ascii: "/") { start -= 1 }
-            var dot = end - 1
-            while dot > start, b[dot] != UInt8(ascii: ".") { dot -= 1 }
-            return dot > start ? PathText.lowercasedASCII(b, dot + 1..<end) : ""
+            let end = (b.lastIndex { $0 != UInt8(ascii: "/") } ?? -1) + 1
+            let start = b[..<end].lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            guard let dot = b[start..<end].lastIndex(of: UInt8(ascii: ".")), dot > start else { return "" }
+            return PathText.lowercasedASCII(b, dot + 1..<end)
         }
         return ascii ?? characterPathExtension
     }

@@ -261,20 +261,23 @@ public struct LibraryWalker: Sendable {
         closedir(dir)
         defer { if folder >= 0 { close(folder) } }
         names.sort()
+        let separator = directory.hasSuffix("/") ? "" : "/"
         for name in names {
-            let full = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            // The full path is made only where it is used (a folder to enter, a `stat` by path),
+            // not for every file.
+            func full() -> String { directory + separator + name }
             let shown = display.isEmpty ? name : display + "/" + name
             var child = stat()
             // A full path too long for the system fails as it always did (a listing problem).
-            let relative = folder >= 0 && full.utf8.count < Int(PATH_MAX)
-            guard (relative ? fstatat(folder, name, &child, 0) : stat(full, &child)) == 0 else {
+            let relative = folder >= 0 && directory.utf8.count + separator.utf8.count + name.utf8.count < Int(PATH_MAX)
+            guard (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 else {
                 // A dangling link, or a file removed while we walked.
                 problems.append(Problem(path: shown, message: "cannot read: \(Self.errnoText())"))
                 continue
             }
             switch child.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(directory: full, display: shown, depth: depth + 1, root: root, keepingStats: keepingStats, visited: &visited,
+                walk(directory: full(), display: shown, depth: depth + 1, root: root, keepingStats: keepingStats, visited: &visited,
                      seenFiles: &seenFiles, entries: &entries, problems: &problems)
             case S_IFREG:
                 if seenFiles.insert(DirectoryID(child)).inserted {

@@ -127,7 +127,9 @@ public struct LintEngine: Sendable {
     /// `run(files:)` on the full records, byte for byte.
     public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
                     fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil) -> LintResult {
-        let (scanned, pairs) = Self.listAndPair(consume summaries)
+        // The pairs hold the summaries; the result's files and records are read from them
+        // (issue 13: no second list of either beside the pairs).
+        let pairs = Pairing.pairList(consume summaries)
         var findings: [Finding] = fileFindings ?? []
         func add(_ violations: [Violation], from rule: Active) { findings += rule.findings(violations) }
         if fileFindings == nil, !fileRules.isEmpty {
@@ -139,28 +141,31 @@ public struct LintEngine: Sendable {
                 }
             }
         }
-        // The scan rules first: their indexes and working lists are gone before the pair records
-        // are made (a scan's peak memory, issue 13).
+        // The scan rules first: their indexes and working lists are gone before the pair loop
+        // (a scan's peak memory, issue 13).
         if !scanRules.isEmpty {
             let context = ScanContext(pairs: pairs)
             for (rule, r) in scanRules { add(r.check(scan: context), from: rule) }
         }
-        // Pair by pair: the full halves, the pair rules, the consumers' verdicts, the record.
+        // Pair by pair: the full halves, the pair rules, the consumers' verdicts (what a record
+        // holds beyond its pair, kept as `extras`).
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: pairs)
-        var records: [PairRecord] = []
-        records.reserveCapacity(pairs.count)
+        var extras: [Boxed<PairRecord.Rare>?] = []
+        if library != nil { extras.reserveCapacity(pairs.count) }
         let needsFull = !pairRules.isEmpty || library != nil || onPair != nil
+        var complete = 0
         for summary in pairs {
-            var record = summary.record
-            if needsFull {
-                let pair = summary.full(from: store)
-                onPair?(pair)
-                for (rule, r) in pairRules { add(r.check(pair: pair), from: rule) }
-                if let library { record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers) }
+            if summary.isComplete { complete += 1 }
+            guard needsFull else { continue }
+            let pair = summary.full(from: store)
+            onPair?(pair)
+            for (rule, r) in pairRules { add(r.check(pair: pair), from: rule) }
+            if let library {
+                var record = summary.record
+                record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
+                extras.append(record.rare)
             }
-            records.append(record)
         }
-        let complete = pairs.reduce(0) { $0 + ($1.isComplete ? 1 : 0) }
         findings.sort(by: Self.findingOrder)
 
         var baselined = 0
@@ -169,6 +174,7 @@ public struct LintEngine: Sendable {
             findings = kept
             baselined = dropped
         }
+        let scanned = ScannedFiles(scanOf: pairs)
         var summary = LintSummary(
             files: scanned.count,
             pairs: complete,
@@ -178,44 +184,11 @@ public struct LintEngine: Sendable {
             baselined: baselined)
         if !consumers.isEmpty {
             for consumer in consumers { summary.consumers[consumer.id] = [:] }
-            for record in records {
-                for (id, verdict) in record.consumers { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
+            for extra in extras {
+                for (id, verdict) in extra?.value.consumers ?? [:] { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
             }
         }
-        return LintResult(root: root, files: scanned, pairs: records, findings: findings, summary: summary)
-    }
-
-    /// What the result lists (every file and member, sorted) and the pairs, from `summaries`,
-    /// which end here: the pairs hold every half pairing uses.
-    private static func listAndPair(_ summaries: consuming [FileSummary]) -> (scanned: [ScannedFile], pairs: [PairSummary]) {
-        // Every still and movie ends in exactly one pair (a `.livp`'s members in its archive's
-        // pairs); what takes no part (files that are not media, the archives with their members)
-        // waits aside. The list is made from the pairs once the summaries are gone, so the two
-        // are not held at once (issue 13).
-        var files = summaries
-        let others = files.filter { $0.kind != .still && $0.kind != .movie }
-        let count = files.count + others.reduce(0) { $0 + ($1.members?.count ?? 0) }
-        let pairs = Pairing.pair(files)
-        files = []
-        var scanned: [ScannedFile] = []
-        scanned.reserveCapacity(count)
-        for other in others {
-            scanned.append(other.scanned)
-            other.members?.forEach { scanned.append($0.scanned) }
-        }
-        for pair in pairs where pair.archive == nil {
-            if let still = pair.still { scanned.append(still.scanned) }
-            if let movie = pair.movie { scanned.append(movie.scanned) }
-        }
-        // Paths Swift holds equal but spelt with other bytes (NFC and NFD) go in byte order, the
-        // walk's order, in which the list came before it was made from the pairs.
-        scanned.sort { a, b in
-            if a.path != b.path { return a.path < b.path }
-            if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-            if a.format != b.format { return a.format.rawValue < b.format.rawValue }
-            return a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
-        }
-        return (scanned, pairs)
+        return LintResult(root: root, files: scanned, pairs: PairRecords(pairs: pairs, extras: extras), findings: findings, summary: summary)
     }
 
     /// The findings the enabled file rules make on `file` and its `.livp` members (the files

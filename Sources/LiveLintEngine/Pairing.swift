@@ -25,10 +25,15 @@ public enum Pairing {
 
     /// ``pair(_:)`` on summaries: what a library-sized scan pairs (``FileSummary``), its full
     /// records left where they are.
-    ///
-    /// Pairing works on indices into `files` and builds each ``PairSummary`` once, in its final
-    /// order, in an array of the exact size: no copy of every summary while it pairs (issue 13).
     public static func pair(_ files: [FileSummary]) -> [PairSummary] {
+        Array(pairList(files))
+    }
+
+    /// ``pair(_:)`` on summaries, the pairs kept as indices into `files` (``PairList``): pairing
+    /// makes no second copy of the halves, and builds each pair's indices once, in their final
+    /// order (issue 13).
+    public static func pairList(_ files: consuming [FileSummary]) -> PairList {
+        var files = files
         var archived: [PairSummary] = []
         // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
@@ -56,40 +61,49 @@ public enum Pairing {
             if ka != kb { return ka < kb }
             return (a.movie >= 0 ? files[Int(a.movie)].path : "") < (b.movie >= 0 ? files[Int(b.movie)].path : "")
         }
+        // Halves carrying one identifier share one copy of it, when it is the same byte for byte
+        // (`==` on strings also equates NFC and NFD). A library scan's reader shares it already
+        // for halves read one after the other; this covers the others.
+        for m in made where m.still >= 0 && m.movie >= 0 {
+            if let id = files[Int(m.still)].contentIdentifier, let other = files[Int(m.movie)].contentIdentifier,
+               id.utf8.elementsEqual(other.utf8) {
+                files[Int(m.movie)].contentIdentifier = id
+            }
+        }
         // The two sorted lists merged, an archive's pair first on a tie (as one stable sort of
-        // the archives' pairs followed by the others would put them).
-        var result: [PairSummary] = []
-        result.reserveCapacity(archived.count + made.count)
+        // the archives' pairs followed by the others would put them). An archive's halves are
+        // copies of its members, kept after the scan's own files.
+        var spans: [PairList.Span] = []
+        spans.reserveCapacity(archived.count + made.count)
+        var members: [FileSummary] = []
+        var archives: [Int32: String] = [:]
+        let count = files.count
+        func appendArchived(_ pair: PairSummary) {
+            func add(_ half: FileSummary?) -> Int32 {
+                guard let half else { return -1 }
+                members.append(half)
+                return Int32(count + members.count - 1)
+            }
+            archives[Int32(spans.count)] = pair.archive
+            spans.append(PairList.Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
+        }
         var next = 0
         for m in made {
-            let pair = m.summary(in: files)
-            while next < archived.count, !pairOrder(pair, archived[next]) {
-                result.append(archived[next])
-                next += 1
+            if next < archived.count {
+                let pair = m.summary(in: files)
+                while next < archived.count, !pairOrder(pair, archived[next]) {
+                    appendArchived(archived[next])
+                    next += 1
+                }
             }
-            result.append(pair)
+            spans.append(m)
         }
-        result += archived[next...]
-        return result
+        for pair in archived[next...] { appendArchived(pair) }
+        return PairList(files: files, members: members, spans: spans, archives: archives)
     }
 
     /// A pairing outcome as indices into the halves paired (-1: none).
-    private struct Made {
-        var still: Int32
-        var movie: Int32
-        var method: PairingMethod
-
-        func summary(in files: [FileSummary]) -> PairSummary {
-            var pair = PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
-            // Halves carrying one identifier share one copy of it, when it is the same byte for
-            // byte (`==` on strings also equates NFC and NFD). A library scan's reader shares it
-            // already for halves read one after the other; this covers the others.
-            if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, id.utf8.elementsEqual(other.utf8) {
-                pair.movie?.contentIdentifier = id
-            }
-            return pair
-        }
-    }
+    private typealias Made = PairList.Span
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.
     static func pairOrder(_ a: PairSummary, _ b: PairSummary) -> Bool {
@@ -315,4 +329,16 @@ public enum Pairing {
 
 extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension PairList.Span {
+    /// The pair these indices into `files` stand for; halves carrying one identifier byte for
+    /// byte share one copy of it.
+    func summary(in files: [FileSummary]) -> PairSummary {
+        var pair = PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
+        if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, id.utf8.elementsEqual(other.utf8) {
+            pair.movie?.contentIdentifier = id
+        }
+        return pair
+    }
 }

@@ -81,10 +81,10 @@ public struct PairRecord: Sendable, Hashable {
     }
     /// What only some runs or some pairs fill (HTML media, verdicts, a sidecar), out of line and
     /// nil when all of it is empty: a result lists every pair of the library, 64 bytes each
-    /// instead of 88 (issue 13).
-    private var rare: Boxed<Rare>?
+    /// instead of 88 (issue 13). ``PairRecords`` keeps only this beside a scan's pairs.
+    var rare: Boxed<Rare>?
 
-    private struct Rare: Sendable, Hashable {
+    struct Rare: Sendable, Hashable {
         var media: PairMedia?
         var consumers: [String: ConsumerVerdict]
         var sidecar: String?
@@ -164,12 +164,16 @@ public struct LintSummary: Sendable, Hashable {
 public struct LintResult: Sendable, Hashable {
     /// Display name of what was scanned (the root folder, or "." for several paths).
     public var root: String
-    public var files: [ScannedFile]
-    public var pairs: [PairRecord]
+    public var files: ScannedFiles
+    public var pairs: PairRecords
     public var findings: [Finding]
     public var summary: LintSummary
 
     public init(root: String, files: [ScannedFile], pairs: [PairRecord], findings: [Finding], summary: LintSummary) {
+        self.init(root: root, files: ScannedFiles(files), pairs: PairRecords(pairs), findings: findings, summary: summary)
+    }
+
+    public init(root: String, files: ScannedFiles, pairs: PairRecords, findings: [Finding], summary: LintSummary) {
         self.root = root
         self.files = files
         self.pairs = pairs

@@ -150,7 +150,7 @@ extension LivePair {
 /// only summaries in memory (issue 13). A scan rule that needs more adds it to ``FileSummary``.
 public struct ScanContext: Sendable {
     /// Every pairing outcome, sorted.
-    public let pairs: [PairSummary]
+    public let pairs: PairList
     /// The pairs whose still carries an identifier, sorted by that identifier, then the still's path.
     private let stillIDs: [Int32]
     private let movieIDs: [Int32]
@@ -160,17 +160,21 @@ public struct ScanContext: Sendable {
     private let foldedStillIDs: [String]
     private let foldedMovieIDs: [String]
 
-    public init(pairs: [PairSummary]) {
+    public init(pairs: PairList) {
         self.pairs = pairs
         (stillIDs, foldedStillIDs) = Self.index(pairs, stills: true)
         (movieIDs, foldedMovieIDs) = Self.index(pairs, stills: false)
     }
 
+    public init(pairs: [PairSummary]) {
+        self.init(pairs: PairList(pairs))
+    }
+
     /// The pairs whose still (or movie) carries an identifier, sorted by it then by path, and the
     /// folded identifiers that differ from their own. Sorted as (identifier, pair) entries that
     /// are dropped once sorted, one half at a time: a comparison reads one array, not two pairs.
-    private static func index(_ pairs: [PairSummary], stills: Bool) -> (ids: [Int32], folded: [String]) {
-        func half(_ i: Int) -> FileSummary? { stills ? pairs[i].still : pairs[i].movie }
+    private static func index(_ pairs: PairList, stills: Bool) -> (ids: [Int32], folded: [String]) {
+        func half(_ i: Int) -> FileSummary? { stills ? pairs.still(i) : pairs.movie(i) }
         var entries: [(id: String, pair: Int32)] = []
         entries.reserveCapacity(pairs.count)
         var folded: [String] = []
@@ -202,16 +206,16 @@ public struct ScanContext: Sendable {
         return upper == id ? id : upper
     }
 
-    private func stillID(_ i: Int32) -> String { pairs[Int(i)].still!.contentIdentifier! }
-    private func movieID(_ i: Int32) -> String { pairs[Int(i)].movie!.contentIdentifier! }
+    private func stillID(_ i: Int32) -> String { pairs.still(Int(i))!.contentIdentifier! }
+    private func movieID(_ i: Int32) -> String { pairs.movie(Int(i))!.contentIdentifier! }
 
     /// Sorted paths of the stills carrying exactly this identifier.
     public func stills(withIdentifier id: String) -> [String] {
-        matches(id, in: stillIDs, key: stillID).map { pairs[Int($0)].still!.path }
+        matches(id, in: stillIDs, key: stillID).map { pairs.still(Int($0))!.path }
     }
     /// Sorted paths of the movies carrying exactly this identifier.
     public func movies(withIdentifier id: String) -> [String] {
-        matches(id, in: movieIDs, key: movieID).map { pairs[Int($0)].movie!.path }
+        matches(id, in: movieIDs, key: movieID).map { pairs.movie(Int($0))!.path }
     }
     /// True when some still carries this identifier, ignoring case.
     public func anyStill(withIdentifierIgnoringCase id: String) -> Bool {

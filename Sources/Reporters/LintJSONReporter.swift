@@ -33,7 +33,7 @@ public enum LintJSONReporter {
             out += ": "
         }
         // A top-level array, one element at a time, exactly as `JSON.array` pretty-prints at depth 1.
-        func array<T>(_ items: [T], _ write: (T, inout String) -> Void) {
+        func array<Items: Collection>(_ items: Items, _ write: (Items.Element, inout String) -> Void) {
             guard !items.isEmpty else { out += "[]"; return }
             out += "["
             for (i, item) in items.enumerated() {

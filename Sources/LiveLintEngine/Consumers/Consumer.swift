@@ -100,7 +100,7 @@ public struct LibraryFacts: Sendable {
         }
     }
 
-    public init<Half>(pairs: [PairOf<Half>]) {
+    public init<Half>(pairs: some Sequence<PairOf<Half>>) {
         for pair in pairs where pair.archive == nil {
             if let still = pair.still { add(still.path, still.contentIdentifier, to: \.stillsByID) }
             if let movie = pair.movie { add(movie.path, movie.contentIdentifier, to: \.moviesByID) }

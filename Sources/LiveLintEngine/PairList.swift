@@ -1,0 +1,71 @@
+/// Every pairing outcome of a scan, in order (``Pairing/pairOrder(_:_:)``), held as the scan's
+/// own file summaries plus, per pair, where its halves are among them.
+///
+/// A pair costs 12 bytes here beside the summaries, where a list of ``PairSummary`` values took
+/// 112 and, while it was made, sat beside the summaries it copied (issue 13: pairing was a
+/// scan's peak). Reading `list[i]` builds the pair from its halves.
+public struct PairList: RandomAccessCollection, Sendable {
+    /// The summaries pairing was given, in their order (files that take no part included).
+    public let files: [FileSummary]
+    /// Copies of the `.livp` members that are halves of an archive's pairs (few). A span's index
+    /// at or past `files.count` points here.
+    private let members: [FileSummary]
+    private let spans: [Span]
+    /// The archive of each archived pair, by pair index (few).
+    private let archives: [Int32: String]
+
+    /// One pair: its halves' indices (-1: none) and how it was paired.
+    struct Span: Sendable {
+        var still: Int32
+        var movie: Int32
+        var method: PairingMethod
+    }
+
+    init(files: [FileSummary], members: [FileSummary], spans: [Span], archives: [Int32: String]) {
+        self.files = files
+        self.members = members
+        self.spans = spans
+        self.archives = archives
+    }
+
+    /// The list holding `pairs` as they are, in their order.
+    public init(_ pairs: [PairSummary]) {
+        var files: [FileSummary] = []
+        var spans: [Span] = []
+        var archives: [Int32: String] = [:]
+        func add(_ half: FileSummary?) -> Int32 {
+            guard let half else { return -1 }
+            files.append(half)
+            return Int32(files.count - 1)
+        }
+        for pair in pairs {
+            if let archive = pair.archive { archives[Int32(spans.count)] = archive }
+            spans.append(Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
+        }
+        self.init(files: files, members: [], spans: spans, archives: archives)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { spans.count }
+
+    public subscript(i: Int) -> PairSummary {
+        let span = spans[i]
+        return PairSummary(still: half(span.still), movie: half(span.movie), pairedBy: span.method,
+                           archive: archives.isEmpty ? nil : archives[Int32(i)])
+    }
+
+    /// The still of pair `i`, without building the pair.
+    public func still(_ i: Int) -> FileSummary? { half(spans[i].still) }
+    /// The movie of pair `i`, without building the pair.
+    public func movie(_ i: Int) -> FileSummary? { half(spans[i].movie) }
+    /// True when pair `i` has both halves.
+    public func isComplete(_ i: Int) -> Bool { spans[i].still >= 0 && spans[i].movie >= 0 }
+    /// True when pair `i` is made of a `.livp` archive's members.
+    public func isArchived(_ i: Int) -> Bool { !archives.isEmpty && archives[Int32(i)] != nil }
+
+    private func half(_ index: Int32) -> FileSummary? {
+        if index < 0 { return nil }
+        let i = Int(index)
+        return i < files.count ? files[i] : members[i - files.count]
+    }
+}

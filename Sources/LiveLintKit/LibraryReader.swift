@@ -56,12 +56,16 @@ enum LibraryReader {
     /// With a `cache`, each file is stat'ed first and its record taken from the cache when still
     /// valid (the slim file, checked by the file rules like a read one); every file read is
     /// recorded in it (before the shard is applied: every shard reads every file).
-    static func read<Entries: RandomAccessCollection & Sendable>(
-        _ entries: Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
+    ///
+    /// Each entry is asked for once, in order, and released once taken: a walk's listing frees
+    /// its chunks as the read goes (issue 13).
+    static func read<Entries: LibraryWalker.Entries>(
+        _ entries: consuming Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
         cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
         countKept: Bool = false, spill: Bool = false, deliveryWindow: Int = LibraryReader.deliveryWindow,
         onRead: (Read) -> Void = { _ in }
-    ) async -> Library where Entries.Element == LibraryWalker.Entry, Entries.Index == Int {
+    ) async -> Library {
+        var entries = consume entries
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
         let options = scanOptions
@@ -151,6 +155,7 @@ enum LibraryReader {
                     let index = next
                     let entry = entries[index]
                     next += 1
+                    entries.release(below: next)
                     var key: String?
                     var stamp: FileStamp?
                     if let cache, cache.isUsable {

@@ -227,10 +227,12 @@ public struct LibraryScan: Sendable {
                       roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
                       warn: { progress?(.warning($0)) })
         }
+        // The listing goes to the read, which frees it as it goes.
+        let sidecars = SidecarIndex(entries)
+        let spill = entries.count + problems.count > options.spillAbove
         var library = await LibraryReader.read(
-            entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
-            sidecars: SidecarIndex(entries), keepTimeline: options.pairMedia, countKept: progress != nil,
-            spill: entries.count + problems.count > options.spillAbove,
+            consume entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
+            sidecars: sidecars, keepTimeline: options.pairMedia, countKept: progress != nil, spill: spill,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.file != nil, findings: read.kept)

@@ -49,18 +49,30 @@ public struct LibraryWalker: Sendable {
     }
 
     /// The files a walk found, in display-path order (UTF-8 byte order), held compactly: every
-    /// display path back to back in one buffer, each file a 16-byte record, and an ``Entry``
-    /// (two strings) made only when one is asked for. 100,000 files list in about 4 MB instead
-    /// of the ~29 MB two `String`s each took (issue 4: flat memory).
+    /// display path back to back, each file a 20-byte record, and an ``Entry`` (two strings)
+    /// made only when one is asked for. 100,000 files list in about 4 MB instead of the ~29 MB
+    /// two `String`s each took (issue 4: flat memory).
+    ///
+    /// Once sorted, the listing is kept in chunks of ``chunkSize`` files, each with its own paths
+    /// and stats, so a read that is done with the files before one frees them as it goes
+    /// (``release(below:)``): the listing is not held whole beside every file read (issue 13).
     public struct Listing: RandomAccessCollection, Sendable {
+        /// Files per chunk.
+        static let chunkSize = 4096
         /// Each given folder's open-path prefix (`Photos/`); a path to open is this prefix plus
         /// the display path with its first `displayPrefix` bytes dropped.
         private var openPrefixes: [String] = []
+        /// While the walk appends: every display path in walk order, the records, the stats.
         private var bytes: [UInt8] = []
         private var records: [Record] = []
         /// Each file's stat in walk order, when the walk keeps them (40 bytes a file, only while
         /// the files are read).
         private var stats: [FileStat] = []
+        /// Once sorted: the files in order, ``chunkSize`` a chunk.
+        private var chunks: [Chunk] = []
+        private var total = 0
+        /// Chunks before this one were released.
+        private var released = 0
 
         private struct Record: Sendable {
             var offset: Int
@@ -71,6 +83,22 @@ public struct LibraryWalker: Sendable {
             var displayPrefix: UInt32
             /// The file's index in `stats`; `UInt32.max`: none kept. (In the record's padding.)
             var stat: UInt32 = .max
+        }
+
+        /// Files in order: their display paths back to back, and per file where its path is in
+        /// `bytes`, its root and display prefix (as ``Record``), and its stat's index in `stats`.
+        private struct Chunk: Sendable {
+            var bytes: [UInt8] = []
+            var records: [ChunkRecord] = []
+            var stats: [FileStat] = []
+        }
+
+        private struct ChunkRecord: Sendable {
+            var offset: UInt32
+            var length: UInt32
+            var root: UInt32
+            var displayPrefix: UInt32
+            var stat: UInt32
         }
 
         init() {}
@@ -94,7 +122,8 @@ public struct LibraryWalker: Sendable {
             records.append(record)
         }
 
-        /// Sorts by display path, byte by byte.
+        /// Sorts by display path, byte by byte, and moves the files into chunks in that order
+        /// (the walk's lists freed).
         mutating func sort() {
             let buffer = bytes
             buffer.withUnsafeBufferPointer { b in
@@ -104,43 +133,94 @@ public struct LibraryWalker: Sendable {
                     return c != 0 ? c < 0 : x.length < y.length
                 }
             }
+            total = records.count
+            chunks = []
+            chunks.reserveCapacity((total + Self.chunkSize - 1) / Self.chunkSize)
+            var start = 0
+            while start < total {
+                let end = Swift.min(start + Self.chunkSize, total)
+                var chunk = Chunk()
+                let size = records[start..<end].reduce(0) { $0 + Int($1.length) }
+                chunk.bytes.reserveCapacity(size)
+                chunk.records.reserveCapacity(end - start)
+                if !stats.isEmpty { chunk.stats.reserveCapacity(end - start) }
+                for r in records[start..<end] {
+                    var stat = UInt32.max
+                    if r.stat != .max {
+                        stat = UInt32(chunk.stats.count)
+                        chunk.stats.append(stats[Int(r.stat)])
+                    }
+                    chunk.records.append(ChunkRecord(offset: UInt32(chunk.bytes.count), length: r.length, root: r.root,
+                                                     displayPrefix: r.displayPrefix, stat: stat))
+                    chunk.bytes.append(contentsOf: buffer[r.offset..<(r.offset + Int(r.length))])
+                }
+                chunks.append(chunk)
+                start = end
+            }
+            bytes = []
+            records = []
+            stats = []
+        }
+
+        /// Frees the files before `index`: a read that asks for each file once, in order, is done
+        /// with them. Asking for one of them afterwards is a programming error.
+        public mutating func release(below index: Int) {
+            let below = Swift.min(index / Self.chunkSize, chunks.count)
+            while released < below {
+                chunks[released] = Chunk()
+                released += 1
+            }
         }
 
         /// The indices of the files whose display path ends with `suffix`, ignoring ASCII case
         /// (`.json`: the Takeout sidecars), found without making a string per file.
         public func indices(whereDisplayPathEndsWith suffix: String) -> [Int] {
             let tail = Array(suffix.lowercased().utf8)
-            guard !tail.isEmpty else { return Array(records.indices) }
-            return bytes.withUnsafeBufferPointer { b in
-                records.indices.filter { i in
-                    let r = records[i]
-                    guard Int(r.length) >= tail.count else { return false }
-                    let start = r.offset + Int(r.length) - tail.count
-                    for k in 0..<tail.count {
-                        var c = b[start + k]
-                        if c >= 0x41, c <= 0x5A { c += 0x20 }
-                        if c != tail[k] { return false }
+            guard !tail.isEmpty else { return Array(indices) }
+            var found: [Int] = []
+            for (c, chunk) in chunks.enumerated() {
+                chunk.bytes.withUnsafeBufferPointer { b in
+                    for (i, r) in chunk.records.enumerated() {
+                        guard Int(r.length) >= tail.count else { continue }
+                        let start = Int(r.offset) + Int(r.length) - tail.count
+                        var matches = true
+                        for k in 0..<tail.count {
+                            var ch = b[start + k]
+                            if ch >= 0x41, ch <= 0x5A { ch += 0x20 }
+                            if ch != tail[k] { matches = false; break }
+                        }
+                        if matches { found.append(c * Self.chunkSize + i) }
                     }
-                    return true
                 }
             }
+            return found
         }
 
         public var startIndex: Int { 0 }
-        public var endIndex: Int { records.count }
+        public var endIndex: Int { total }
 
         public subscript(position: Int) -> Entry {
-            let r = records[position]
-            let display = bytes.withUnsafeBufferPointer { b in
-                String(decoding: UnsafeBufferPointer(rebasing: b[r.offset..<(r.offset + Int(r.length))]), as: UTF8.self)
+            let chunk = chunks[position / Self.chunkSize]
+            let r = chunk.records[position % Self.chunkSize]
+            let start = Int(r.offset), end = start + Int(r.length)
+            let display = chunk.bytes.withUnsafeBufferPointer { b in
+                String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
             }
-            let stat = r.stat == .max ? nil : stats[Int(r.stat)]
+            let stat = r.stat == .max ? nil : chunk.stats[Int(r.stat)]
             guard r.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: stat) }
-            let tail = bytes.withUnsafeBufferPointer { b in
-                String(decoding: UnsafeBufferPointer(rebasing: b[(r.offset + Int(r.displayPrefix))..<(r.offset + Int(r.length))]), as: UTF8.self)
+            let tail = chunk.bytes.withUnsafeBufferPointer { b in
+                String(decoding: UnsafeBufferPointer(rebasing: b[(start + Int(r.displayPrefix))..<end]), as: UTF8.self)
             }
             return Entry(path: openPrefixes[Int(r.root)] + tail, displayPath: display, stat: stat)
         }
+    }
+
+    /// What a library read goes through: the walk's entries by index. A read asks for each entry
+    /// once, in order, and says when it is done with the ones before an index (``release(below:)``),
+    /// so a ``Listing`` frees them as the read goes (issue 13).
+    public protocol Entries: RandomAccessCollection, Sendable where Element == Entry, Index == Int {
+        /// The entries before `index` will not be asked for again.
+        mutating func release(below index: Int)
     }
 
     public struct Problem: Sendable, Hashable {
@@ -314,4 +394,11 @@ public struct LibraryWalker: Sendable {
     static func errnoText() -> String {
         String(cString: strerror(errno))
     }
+}
+
+extension LibraryWalker.Listing: LibraryWalker.Entries {}
+
+extension Array: LibraryWalker.Entries where Element == LibraryWalker.Entry {
+    /// An array of entries is the caller's: nothing to free.
+    public mutating func release(below index: Int) {}
 }

@@ -104,4 +104,43 @@ struct LibraryWalkerTests {
         #expect(entries.map(\.displayPath) == ["Z.JPG", "a.b/c.JPG", "a/b.JPG", "ab.JPG", "z.JPG", "\u{e9}.JPG"])
         #expect(entries.map(\.path) == entries.map { dir.path + "/" + $0.displayPath })
     }
+
+    /// A listing longer than one chunk (4,096 files) hands back every file in byte order with its
+    /// own stat, finds sidecars across chunks, and once a read has released the files before an
+    /// index, still hands back every file after it as before.
+    @Test func aListingOfSeveralChunksReleasesWhatIsDone() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        var expected: [String] = []
+        for folder in 0..<7 { try fm.createDirectory(at: dir.appendingPathComponent("f\(folder)"), withIntermediateDirectories: true) }
+        let bytes = [UInt8](repeating: 1, count: 13)
+        var created = 0
+        let base = dir.path + "/"
+        for i in 0..<4_500 {
+            let number = String((i * 7_919) % 4_500 + 10_000).dropFirst()
+            let name = "f\(i % 7)/IMG_\(number).\(i % 500 == 0 ? "json" : "JPG")"
+            let fd = open(base + name, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644)
+            if fd >= 0, write(fd, bytes, i % 13) == i % 13 { created += 1 }
+            close(fd)
+            expected.append(name)
+        }
+        #expect(created == 4_500)
+        expected.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var (entries, _) = LibraryWalker().files(in: [dir.path], keepingStats: true)
+        #expect(entries.count == 4_500)
+        #expect(entries.map(\.displayPath) == expected)
+        #expect(entries.indices(whereDisplayPathEndsWith: ".JSON") == expected.indices.filter { expected[$0].hasSuffix(".json") })
+        for entry in entries.enumerated() where entry.offset % 97 == 0 || entry.offset % 4_096 < 2 {
+            var st = stat()
+            #expect(stat(entry.element.path, &st) == 0)
+            #expect(entry.element.stat == LibraryWalker.FileStat(st), "\(entry.element.displayPath)")
+        }
+        let kept = Array(entries[4_200...])
+        entries.release(below: 4_200)
+        #expect(entries.count == 4_500)
+        #expect(Array(entries[4_200...]) == kept)
+        entries.release(below: 4_500)
+        #expect(entries.last == kept.last)
+    }
 }

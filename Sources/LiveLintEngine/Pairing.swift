@@ -73,6 +73,7 @@ public enum Pairing {
         // The two sorted lists merged, an archive's pair first on a tie (as one stable sort of
         // the archives' pairs followed by the others would put them). An archive's halves are
         // copies of its members, kept after the scan's own files.
+        guard !archived.isEmpty else { return PairList(files: files, members: [], spans: made, archives: [:]) }
         var spans: [PairList.Span] = []
         spans.reserveCapacity(archived.count + made.count)
         var members: [FileSummary] = []
@@ -98,6 +99,7 @@ public enum Pairing {
             }
             spans.append(m)
         }
+        made = []
         for pair in archived[next...] { appendArchived(pair) }
         return PairList(files: files, members: members, spans: spans, archives: archives)
     }
@@ -131,7 +133,8 @@ public enum Pairing {
                 guard let id = file.contentIdentifier else { return nil }
                 return fold ? ScanContext.folded(id) : id
             }
-            let (made, s, m) = match(stills, movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true)
+            let (made, s, m) = match(stills, movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true,
+                                     keyIsIdentifier: !fold)
             pairs += made
             stills = s
             movies = m
@@ -166,18 +169,37 @@ public enum Pairing {
     ///
     /// Groups are found by sorting (key, index) lists and walking them side by side: no array
     /// per key and no hash table, so a library-sized scan pairs in a few bytes per file (issue 4).
+    ///
+    /// With `keyIsIdentifier` (both keys are the file's own content identifier), the lists sorted
+    /// are positions alone, 4 bytes a half, their keys read from the files: the first pass sees
+    /// every half of the library, and (key, position) entries took 24 bytes each (issue 13).
     private static func match(_ stills: [Int32], _ movies: [Int32], of files: [FileSummary],
                               stillKey: (FileSummary) -> String?, movieKey: (FileSummary) -> String?,
-                              method: PairingMethod, preferNames: Bool)
+                              method: PairingMethod, preferNames: Bool, keyIsIdentifier: Bool = false)
         -> ([Made], [Int32], [Int32]) {
-        func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> [(key: String, index: Int32)] {
-            var out: [(key: String, index: Int32)] = []
-            out.reserveCapacity(list.count)
-            for (i, file) in list.enumerated() {
-                if let k = key(files[Int(file)]) { out.append((k, Int32(i))) }
+        func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> Keyed {
+            guard keyIsIdentifier else {
+                var out: [(key: String, index: Int32)] = []
+                out.reserveCapacity(list.count)
+                for (i, file) in list.enumerated() {
+                    if let k = key(files[Int(file)]) { out.append((k, Int32(i))) }
+                }
+                out.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+                return Keyed(entries: out)
             }
-            out.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-            return out
+            var positions: [Int32] = []
+            positions.reserveCapacity(list.count)
+            files.withUnsafeBufferPointer { f in
+                for (i, file) in list.enumerated() where f[Int(file)].contentIdentifier != nil { positions.append(Int32(i)) }
+                list.withUnsafeBufferPointer { l in
+                    positions.sort { a, b in
+                        let ka = f[Int(l[Int(a)])].contentIdentifier.unsafelyUnwrapped
+                        let kb = f[Int(l[Int(b)])].contentIdentifier.unsafelyUnwrapped
+                        return ka != kb ? ka < kb : a < b
+                    }
+                }
+            }
+            return Keyed(positions: positions, list: list, files: files)
         }
         let movieKeys = keyed(movies, movieKey)
         guard !movieKeys.isEmpty, !stills.isEmpty else { return ([], stills, movies) }
@@ -198,7 +220,7 @@ public enum Pairing {
             var iEnd = i, jEnd = j
             while iEnd < stillKeys.count, stillKeys[iEnd].key == key { iEnd += 1 }
             while jEnd < movieKeys.count, movieKeys[jEnd].key == key { jEnd += 1 }
-            let si = stillKeys[i..<iEnd].map { Int($0.index) }, mi = movieKeys[j..<jEnd].map { Int($0.index) }
+            let si = (i..<iEnd).map { stillKeys.position($0) }, mi = (j..<jEnd).map { movieKeys.position($0) }
             i = iEnd
             j = jEnd
             var freeStills = si, freeMovies = mi
@@ -217,6 +239,35 @@ public enum Pairing {
         let leftStills = stills.indices.filter { !usedStills[$0] }.map { stills[$0] }
         let leftMovies = movies.indices.filter { !usedMovies[$0] }.map { movies[$0] }
         return (pairs, leftStills, leftMovies)
+    }
+
+    /// Positions in a list of halves that have a key, sorted by key then position: as (key,
+    /// position) entries, or as positions whose key is the half's identifier (read when asked).
+    private struct Keyed {
+        private var entries: [(key: String, index: Int32)] = []
+        private var positions: [Int32] = []
+        private var list: [Int32] = []
+        private var files: [FileSummary] = []
+        private let identifiers: Bool
+
+        init(entries: [(key: String, index: Int32)]) {
+            self.entries = entries
+            identifiers = false
+        }
+
+        init(positions: [Int32], list: [Int32], files: [FileSummary]) {
+            self.positions = positions
+            self.list = list
+            self.files = files
+            identifiers = true
+        }
+
+        var count: Int { identifiers ? positions.count : entries.count }
+        var isEmpty: Bool { count == 0 }
+        subscript(i: Int) -> (key: String, index: Int32) {
+            identifiers ? (files[Int(list[Int(positions[i])])].contentIdentifier.unsafelyUnwrapped, positions[i]) : entries[i]
+        }
+        func position(_ i: Int) -> Int { Int(self[i].index) }
     }
 
     private static func nameLocation(_ path: String) -> String {

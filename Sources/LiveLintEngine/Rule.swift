@@ -174,19 +174,19 @@ public struct ScanContext: Sendable {
     /// folded identifiers that differ from their own. Sorted as (identifier, pair) entries that
     /// are dropped once sorted, one half at a time: a comparison reads one array, not two pairs.
     private static func index(_ pairs: PairList, stills: Bool) -> (ids: [Int32], folded: [String]) {
-        func half(_ i: Int) -> FileSummary? { stills ? pairs.still(i) : pairs.movie(i) }
+        func path(_ i: Int32) -> String { (stills ? pairs.stillPath(Int(i)) : pairs.moviePath(Int(i)))! }
         var entries: [(id: String, pair: Int32)] = []
         entries.reserveCapacity(pairs.count)
         var folded: [String] = []
         for i in pairs.indices {
-            guard let id = half(i)?.contentIdentifier else { continue }
+            guard let id = stills ? pairs.stillIdentifier(i) : pairs.movieIdentifier(i) else { continue }
             entries.append((id, Int32(i)))
             let upper = Self.folded(id)
             if upper != id { folded.append(upper) }
         }
         entries.sort { a, b in
             if a.id != b.id { return a.id < b.id }
-            return half(Int(a.pair))!.path < half(Int(b.pair))!.path
+            return path(a.pair) < path(b.pair)
         }
         return (entries.map(\.pair), folded.sorted())
     }
@@ -206,27 +206,27 @@ public struct ScanContext: Sendable {
         return upper == id ? id : upper
     }
 
-    private func stillID(_ i: Int32) -> String { pairs.still(Int(i))!.contentIdentifier! }
-    private func movieID(_ i: Int32) -> String { pairs.movie(Int(i))!.contentIdentifier! }
+    private func stillID(_ i: Int32) -> String { pairs.stillIdentifier(Int(i))! }
+    private func movieID(_ i: Int32) -> String { pairs.movieIdentifier(Int(i))! }
 
     /// Sorted paths of the stills carrying exactly this identifier.
     public func stills(withIdentifier id: String) -> [String] {
-        matches(id, in: stillIDs, key: stillID).map { pairs.still(Int($0))!.path }
+        matches(id, stills: true).map { pairs.stillPath(Int($0))! }
     }
     /// Sorted paths of the movies carrying exactly this identifier.
     public func movies(withIdentifier id: String) -> [String] {
-        matches(id, in: movieIDs, key: movieID).map { pairs.movie(Int($0))!.path }
+        matches(id, stills: false).map { pairs.moviePath(Int($0))! }
     }
     /// True when some still carries this identifier, ignoring case.
     public func anyStill(withIdentifierIgnoringCase id: String) -> Bool {
         let key = Self.folded(id)
         // An identifier already upper case is its own folded form, so it is in `stillIDs` as it is.
-        return !matches(key, in: stillIDs, key: stillID).isEmpty || Self.contains(key, in: foldedStillIDs)
+        return !matches(key, stills: true).isEmpty || Self.contains(key, in: foldedStillIDs)
     }
     /// True when some movie carries this identifier, ignoring case.
     public func anyMovie(withIdentifierIgnoringCase id: String) -> Bool {
         let key = Self.folded(id)
-        return !matches(key, in: movieIDs, key: movieID).isEmpty || Self.contains(key, in: foldedMovieIDs)
+        return !matches(key, stills: false).isEmpty || Self.contains(key, in: foldedMovieIDs)
     }
     /// Every identifier carried by any still or movie, sorted, each once.
     public var identifiers: [String] {
@@ -257,12 +257,20 @@ public struct ScanContext: Sendable {
         return low
     }
 
-    /// The run of `sorted` (pair indices, sorted by `key`) whose key is `id`.
-    private func matches(_ id: String, in sorted: [Int32], key: (Int32) -> String) -> ArraySlice<Int32> {
-        let start = Self.lowerBound(id, in: sorted, by: key)
-        var end = start
+    /// The run of the still (or movie) index whose identifier is `id`. The keys are read in
+    /// place by direct calls: a key function passed as a closure copied the whole context (every
+    /// list it holds retained) at each search.
+    private func matches(_ id: String, stills: Bool) -> ArraySlice<Int32> {
+        let sorted = stills ? stillIDs : movieIDs
+        func key(_ i: Int32) -> String { stills ? stillID(i) : movieID(i) }
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if key(sorted[mid]) < id { low = mid + 1 } else { high = mid }
+        }
+        var end = low
         while end < sorted.count, key(sorted[end]) == id { end += 1 }
-        return sorted[start..<end]
+        return sorted[low..<end]
     }
 
     private static func contains(_ key: String, in sorted: [String]) -> Bool {

@@ -55,7 +55,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         private var place: UInt32
         init(hash: Int, pair: Int, isMovie: Bool) {
             self.hash = UInt32(truncatingIfNeeded: hash)
-            place = UInt32(pair) << 1 | (isMovie ? 1 : 0)
+            place = UInt32(pair * 2 + (isMovie ? 1 : 0))  // traps past 2³¹ pairs rather than wrap
         }
         var pair: Int { Int(place >> 1) }
         var isMovie: Bool { place & 1 == 1 }

@@ -154,9 +154,10 @@ public struct LintEngine: Sendable {
         if library != nil { extras.reserveCapacity(pairs.count) }
         let needsFull = !pairRules.isEmpty || library != nil || onPair != nil
         var complete = 0
-        for summary in pairs {
-            if summary.isComplete { complete += 1 }
+        for i in pairs.indices {
+            if pairs.isComplete(i) { complete += 1 }
             guard needsFull else { continue }
+            let summary = pairs[i]
             let pair = summary.full(from: store)
             onPair?(pair)
             for (rule, r) in pairRules { add(r.check(pair: pair), from: rule) }

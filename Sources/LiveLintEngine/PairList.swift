@@ -5,7 +5,8 @@
 /// 112 and, while it was made, sat beside the summaries it copied (issue 13: pairing was a
 /// scan's peak). Reading `list[i]` builds the pair from its halves.
 public struct PairList: RandomAccessCollection, Sendable {
-    /// The summaries pairing was given, in their order (files that take no part included).
+    /// From pairing (``Pairing/pairList(_:)``): the summaries it was given, in their order, files
+    /// that take no part included. From a list of pairs (``init(_:)``): their halves.
     public let files: [FileSummary]
     /// Copies of the `.livp` members that are halves of an archive's pairs (few). A span's index
     /// at or past `files.count` points here.
@@ -54,14 +55,8 @@ public struct PairList: RandomAccessCollection, Sendable {
                            archive: archives.isEmpty ? nil : archives[Int32(i)])
     }
 
-    /// The still of pair `i`, without building the pair.
-    public func still(_ i: Int) -> FileSummary? { half(spans[i].still) }
-    /// The movie of pair `i`, without building the pair.
-    public func movie(_ i: Int) -> FileSummary? { half(spans[i].movie) }
-    /// True when pair `i` has both halves.
+    /// True when pair `i` has both halves (without building the pair).
     public func isComplete(_ i: Int) -> Bool { spans[i].still >= 0 && spans[i].movie >= 0 }
-    /// True when pair `i` is made of a `.livp` archive's members.
-    public func isArchived(_ i: Int) -> Bool { !archives.isEmpty && archives[Int32(i)] != nil }
 
     /// The still's (movie's) identifier and path in pair `i`, read in place: the scan context's
     /// searches ask for them in every comparison, and a whole summary copied out each time cost

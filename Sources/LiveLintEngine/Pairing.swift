@@ -33,7 +33,7 @@ public enum Pairing {
     /// makes no second copy of the halves, and builds each pair's indices once, in their final
     /// order (issue 13).
     public static func pairList(_ files: consuming [FileSummary]) -> PairList {
-        var files = files
+        var files = consume files
         var archived: [PairSummary] = []
         // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
@@ -134,7 +134,7 @@ public enum Pairing {
                 return fold ? ScanContext.folded(id) : id
             }
             let (made, s, m) = match(stills, movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true,
-                                     keyIsIdentifier: !fold)
+                                     byIdentifier: !fold)
             pairs += made
             stills = s
             movies = m
@@ -170,15 +170,18 @@ public enum Pairing {
     /// Groups are found by sorting (key, index) lists and walking them side by side: no array
     /// per key and no hash table, so a library-sized scan pairs in a few bytes per file (issue 4).
     ///
-    /// With `keyIsIdentifier` (both keys are the file's own content identifier), the lists sorted
-    /// are positions alone, 4 bytes a half, their keys read from the files: the first pass sees
-    /// every half of the library, and (key, position) entries took 24 bytes each (issue 13).
+    /// With `byIdentifier`, both keys must be the half's own content identifier, as it is (the
+    /// key functions are then not called): the lists sorted are positions alone, 4 bytes a half,
+    /// their keys read from the files. The first pass sees every half of the library, and (key,
+    /// position) entries took 24 bytes each (issue 13).
     private static func match(_ stills: [Int32], _ movies: [Int32], of files: [FileSummary],
                               stillKey: (FileSummary) -> String?, movieKey: (FileSummary) -> String?,
-                              method: PairingMethod, preferNames: Bool, keyIsIdentifier: Bool = false)
+                              method: PairingMethod, preferNames: Bool, byIdentifier: Bool = false)
         -> ([Made], [Int32], [Int32]) {
         func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> Keyed {
-            guard keyIsIdentifier else {
+            assert(!byIdentifier || list.first.map { key(files[Int($0)]) == files[Int($0)].contentIdentifier } != false,
+                   "byIdentifier: the key must be the identifier")
+            guard byIdentifier else {
                 var out: [(key: String, index: Int32)] = []
                 out.reserveCapacity(list.count)
                 for (i, file) in list.enumerated() {
@@ -267,7 +270,7 @@ public enum Pairing {
         subscript(i: Int) -> (key: String, index: Int32) {
             identifiers ? (files[Int(list[Int(positions[i])])].contentIdentifier.unsafelyUnwrapped, positions[i]) : entries[i]
         }
-        func position(_ i: Int) -> Int { Int(self[i].index) }
+        func position(_ i: Int) -> Int { Int(identifiers ? positions[i] : entries[i].index) }
     }
 
     private static func nameLocation(_ path: String) -> String {

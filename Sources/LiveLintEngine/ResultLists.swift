@@ -51,9 +51,13 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
             case .pairs(let pairs, var extras):
                 // What the pair holds cannot change here: a record that no longer matches its
                 // pair turns the list into plain records.
+                // An extra replaces what the pair's own record holds beyond it (its sidecar); "no
+                // extra" reads as the pair's own record, so a record holding less than that is
+                // kept as it is too.
                 let base = pairs[i].record
                 guard Self.same(base.still, newValue.still), Self.same(base.movie, newValue.movie),
-                      Self.same(base.contentIdentifier, newValue.contentIdentifier), base.pairedBy == newValue.pairedBy else {
+                      Self.same(base.contentIdentifier, newValue.contentIdentifier), base.pairedBy == newValue.pairedBy,
+                      newValue.rare != nil || base.rare == nil else {
                     var records = Array(self)
                     records[i] = newValue
                     storage = .records(records)

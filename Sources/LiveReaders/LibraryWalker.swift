@@ -125,6 +125,7 @@ public struct LibraryWalker: Sendable {
         /// Sorts by display path, byte by byte, and moves the files into chunks in that order
         /// (the walk's lists freed).
         mutating func sort() {
+            precondition(chunks.isEmpty, "a listing is sorted once, when the walk is done")
             let buffer = bytes
             buffer.withUnsafeBufferPointer { b in
                 records.sort { x, y in
@@ -162,8 +163,9 @@ public struct LibraryWalker: Sendable {
             stats = []
         }
 
-        /// Frees the files before `index`: a read that asks for each file once, in order, is done
-        /// with them. Asking for one of them afterwards is a programming error.
+        /// Says the files before `index` will not be asked for again (a read that takes each file
+        /// once, in order, is done with them): the whole chunks before it are freed. Asking for
+        /// one of those files afterwards is a programming error.
         public mutating func release(below index: Int) {
             let below = Swift.min(index / Self.chunkSize, chunks.count)
             while released < below {

@@ -117,4 +117,24 @@ import Testing
         #expect(!BoxType(rawValue: 0x0000_0001).looksLikeBoxType)
         #expect(BoxType(rawValue: 0x0000_0001).description == "\\x00\\x00\\x00\\x01")
     }
+
+    /// A box type from text: four ASCII bytes as they are (read in place), anything else one byte
+    /// per scalar up to U+00FF ("?" beyond), cut at four and padded with spaces.
+    @Test func fromTextOneBytePerScalar() {
+        func expected(_ s: String) -> UInt32 {
+            var v: UInt32 = 0
+            var n = 0
+            for scalar in s.unicodeScalars.prefix(4) {
+                v = v << 8 | (scalar.value <= 0xFF ? scalar.value : 0x3F)
+                n += 1
+            }
+            while n < 4 { v = v << 8 | 0x20; n += 1 }
+            return v
+        }
+        let made = String(repeating: "m", count: 1) + "oov"  // not a literal
+        for text in ["moov", "ftyp", "mp4a", "\u{7F}abc", "©xyz", "ab", "", "abcde", "é\u{301}xy", "日本語で", made, String("xmoov".dropFirst())] {
+            #expect(BoxType(text).rawValue == expected(text), "\(text)")
+        }
+        #expect(BoxType("moov").rawValue == 0x6D6F_6F76 && BoxType(made) == "moov")
+    }
 }

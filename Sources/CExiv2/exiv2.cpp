@@ -215,9 +215,11 @@ void collectText(const Data &data, llx_family family, PropertyList &list) {
 class PreadIo : public Exiv2::BasicIo {
 public:
     explicit PreadIo(const std::string &path) : path_(path) {}
+    // A file the caller has open and keeps: read, never closed here; `size` until open() looks.
+    PreadIo(int fd, size_t size, const std::string &path) : path_(path), fd_(fd), ownsFd_(false), size_(size) {}
     ~PreadIo() override {
         munmap();
-        if (fd_ >= 0) ::close(fd_);
+        if (fd_ >= 0 && ownsFd_) ::close(fd_);
     }
 
     int open() override {
@@ -381,6 +383,7 @@ private:
 
     std::string path_;
     int fd_ = -1;
+    bool ownsFd_ = true;
     bool open_ = false;
     bool eof_ = false;
     int error_ = 0;
@@ -463,6 +466,18 @@ llx_status llx_read_path(const char *path, const char *const *key_prefixes, size
         }
         // Our own file, not ImageFactory::open(path): that one would fetch "http://..." paths.
         Exiv2::BasicIo::AutoPtr io(new PreadIo(path));
+        return readImage(io, key_prefixes, prefix_count, out, error);
+    });
+}
+
+llx_status llx_read_fd(int fd, int64_t size, const char *path, const char *const *key_prefixes,
+                       size_t prefix_count, llx_image_info **out, char **error) {
+    return guarded(error, [&]() -> llx_status {
+        if (fd < 0 || size < 0) {
+            setError(error, "no open file");
+            return LLX_ERR_IO;
+        }
+        Exiv2::BasicIo::AutoPtr io(new PreadIo(fd, static_cast<size_t>(size), path != nullptr ? path : ""));
         return readImage(io, key_prefixes, prefix_count, out, error);
     });
 }

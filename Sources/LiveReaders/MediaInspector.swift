@@ -68,7 +68,7 @@ public enum MediaInspector {
         }
         let format = Sniffer.sniff(header)
         var file = dispatch(format, header: header, shown: shown, options: options,
-                            still: { StillReader.read(path: path, options: $0) },
+                            still: { StillReader.read(source: source, options: $0) },
                             source: source,
                             archive: { readArchive(path: path, source: source, shown: shown, options: options) })
         file.size = size

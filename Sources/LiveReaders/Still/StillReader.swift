@@ -67,6 +67,21 @@ public enum StillReader {
         return StillReadResult(error: located(error, head: head, size: source.size))
     }
 
+    /// Reads the file `source` has open (shown as its path): exiv2 reads through the same
+    /// descriptor, with no second open and no lookup of the path (each was a path walk in the
+    /// kernel, per still).
+    public static func read(source: FileByteSource, options: StillReadOptions = .init()) -> StillReadResult {
+        let result = source.withDescriptor { fd in
+            run(options) { prefixes, count, out, error in
+                llx_read_fd(fd, source.size, source.path, prefixes, count, out, error)
+            }
+        }
+        guard let error = result.error, error.category != .io,
+              let head = try? source.read(at: 0, count: Int(min(source.size, diagnosisWindow)))
+        else { return result }
+        return StillReadResult(error: located(error, head: head, size: source.size))
+    }
+
     /// Reads an image held in memory (e.g. a `.livp` member).
     public static func read(bytes: [UInt8], options: StillReadOptions = .init()) -> StillReadResult {
         let result = bytes.withUnsafeBufferPointer { buffer in

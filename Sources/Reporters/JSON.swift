@@ -94,8 +94,12 @@ enum JSON: Equatable {
 
     static func quote(_ s: String, into out: inout String) {
         out += "\""
-        // Nearly every string (paths, identifiers, messages) needs no escape: appended whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+        // Nearly every string (paths, identifiers, messages) needs no escape: appended whole. Its
+        // bytes are checked in place (an iterator over the UTF-8 view cost 1.5 % of a cached run).
+        func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
+        let plain = s.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
+            ?? !s.utf8.contains(where: needsEscape)
+        if plain {
             out += s
             out += "\""
             return

@@ -55,7 +55,7 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     /// Calls `body` with the open descriptor, for a reader that reads the same file by other means
     /// (exiv2, with `pread`): valid during the call only, never to be closed or moved (`lseek`).
     public func withDescriptor<T>(_ body: (Int32) throws -> T) rethrows -> T {
-        try withExtendedLifetime(self) { try body(fd) }
+        try body(fd)
     }
 
     /// Opens `path`. Throws `io` when it cannot be opened or is not a regular file.

@@ -42,10 +42,12 @@ public enum Pairing {
             switch files[i].kind {
             case .still, .movie: loose.append(Int32(i))
             case .livp:
-                let members = files[i].members ?? []
+                var members = files[i].members ?? []
                 let halves = members.indices.filter { members[$0].kind == .still || members[$0].kind == .movie }.map { Int32($0) }
-                for made in pairHalves(halves, of: members) {
-                    var pair = made.summary(in: members)
+                let made = pairHalves(halves, of: members)
+                shareIdentifiers(of: made, in: &members)
+                for m in made {
+                    var pair = m.summary(in: members)
                     if pair.isComplete { pair.pairedBy = .archive }
                     pair.archive = files[i].path
                     archived.append(pair)
@@ -61,15 +63,7 @@ public enum Pairing {
             if ka != kb { return ka < kb }
             return (a.movie >= 0 ? files[Int(a.movie)].path : "") < (b.movie >= 0 ? files[Int(b.movie)].path : "")
         }
-        // Halves carrying one identifier share one copy of it, when it is the same byte for byte
-        // (`==` on strings also equates NFC and NFD). A library scan's reader shares it already
-        // for halves read one after the other; this covers the others.
-        for m in made where m.still >= 0 && m.movie >= 0 {
-            if let id = files[Int(m.still)].contentIdentifier, let other = files[Int(m.movie)].contentIdentifier,
-               id.utf8.elementsEqual(other.utf8) {
-                files[Int(m.movie)].contentIdentifier = id
-            }
-        }
+        shareIdentifiers(of: made, in: &files)
         // The two sorted lists merged, an archive's pair first on a tie (as one stable sort of
         // the archives' pairs followed by the others would put them). An archive's halves are
         // copies of its members, kept after the scan's own files.
@@ -106,6 +100,18 @@ public enum Pairing {
 
     /// A pairing outcome as indices into the halves paired (-1: none).
     private typealias Made = PairList.Span
+
+    /// The halves of each pair in `made` carrying one identifier share one copy of it, when it is
+    /// the same byte for byte (`==` on strings also equates NFC and NFD). A library scan's reader
+    /// shares it already for halves read one after the other; this covers the others.
+    private static func shareIdentifiers(of made: [Made], in files: inout [FileSummary]) {
+        for m in made where m.still >= 0 && m.movie >= 0 {
+            if let id = files[Int(m.still)].contentIdentifier, let other = files[Int(m.movie)].contentIdentifier,
+               id.utf8.elementsEqual(other.utf8) {
+                files[Int(m.movie)].contentIdentifier = id
+            }
+        }
+    }
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.
     static func pairOrder(_ a: PairSummary, _ b: PairSummary) -> Bool {
@@ -188,7 +194,7 @@ public enum Pairing {
                     if let k = key(files[Int(file)]) { out.append((k, Int32(i))) }
                 }
                 out.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-                return Keyed(entries: out)
+                return .entries(out)
             }
             var positions: [Int32] = []
             positions.reserveCapacity(list.count)
@@ -202,7 +208,7 @@ public enum Pairing {
                     }
                 }
             }
-            return Keyed(positions: positions, list: list, files: files)
+            return .identifiers(positions: positions, list: list, files: files)
         }
         let movieKeys = keyed(movies, movieKey)
         guard !movieKeys.isEmpty, !stills.isEmpty else { return ([], stills, movies) }
@@ -246,31 +252,30 @@ public enum Pairing {
 
     /// Positions in a list of halves that have a key, sorted by key then position: as (key,
     /// position) entries, or as positions whose key is the half's identifier (read when asked).
-    private struct Keyed {
-        private var entries: [(key: String, index: Int32)] = []
-        private var positions: [Int32] = []
-        private var list: [Int32] = []
-        private var files: [FileSummary] = []
-        private let identifiers: Bool
+    private enum Keyed {
+        case entries([(key: String, index: Int32)])
+        case identifiers(positions: [Int32], list: [Int32], files: [FileSummary])
 
-        init(entries: [(key: String, index: Int32)]) {
-            self.entries = entries
-            identifiers = false
+        var count: Int {
+            switch self {
+            case .entries(let entries): return entries.count
+            case .identifiers(let positions, _, _): return positions.count
+            }
         }
-
-        init(positions: [Int32], list: [Int32], files: [FileSummary]) {
-            self.positions = positions
-            self.list = list
-            self.files = files
-            identifiers = true
-        }
-
-        var count: Int { identifiers ? positions.count : entries.count }
         var isEmpty: Bool { count == 0 }
         subscript(i: Int) -> (key: String, index: Int32) {
-            identifiers ? (files[Int(list[Int(positions[i])])].contentIdentifier.unsafelyUnwrapped, positions[i]) : entries[i]
+            switch self {
+            case .entries(let entries): return entries[i]
+            case .identifiers(let positions, let list, let files):
+                return (files[Int(list[Int(positions[i])])].contentIdentifier.unsafelyUnwrapped, positions[i])
+            }
         }
-        func position(_ i: Int) -> Int { Int(identifiers ? positions[i] : entries[i].index) }
+        func position(_ i: Int) -> Int {
+            switch self {
+            case .entries(let entries): return Int(entries[i].index)
+            case .identifiers(let positions, _, _): return Int(positions[i])
+            }
+        }
     }
 
     private static func nameLocation(_ path: String) -> String {
@@ -386,13 +391,8 @@ extension Character {
 }
 
 extension PairList.Span {
-    /// The pair these indices into `files` stand for; halves carrying one identifier byte for
-    /// byte share one copy of it.
+    /// The pair these indices into `files` stand for.
     func summary(in files: [FileSummary]) -> PairSummary {
-        var pair = PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
-        if let id = pair.still?.contentIdentifier, let other = pair.movie?.contentIdentifier, id.utf8.elementsEqual(other.utf8) {
-            pair.movie?.contentIdentifier = id
-        }
-        return pair
+        PairSummary(still: still >= 0 ? files[Int(still)] : nil, movie: movie >= 0 ? files[Int(movie)] : nil, pairedBy: method)
     }
 }

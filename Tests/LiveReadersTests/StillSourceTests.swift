@@ -5,9 +5,9 @@ import LiveReaders
 import Testing
 import TestSupport
 
-/// exiv2 reading through the descriptor the file is already open on (``StillReader/read(source:options:)``)
-/// gives what reading by path gives, good files and bad, and leaves the descriptor open and
-/// usable.
+/// exiv2 reading through the descriptor the file is already open on (``StillReader/read(source:options:)``,
+/// which reading by path now goes through) gives what reading the same bytes from memory gives,
+/// good files and bad, and leaves the descriptor open and usable.
 @Suite struct StillSourceTests {
     static func stills() -> [String] {
         var paths: [String] = []
@@ -28,6 +28,9 @@ import TestSupport
             let viaSource = StillReader.read(source: source)
             let viaPath = StillReader.read(path: path)
             #expect(String(reflecting: viaSource.still) == String(reflecting: viaPath.still), "\(path)")
+            // And what exiv2 reads from the bytes in memory, a route of its own (`MemIo`).
+            let bytes = try source.read(at: 0, count: Int(source.size))
+            #expect(String(reflecting: viaSource.still) == String(reflecting: StillReader.read(bytes: bytes).still), "\(path)")
             #expect(viaSource.still != nil || viaSource.error != nil, "\(path)")
             #expect(viaSource.error == viaPath.error, "\(path)")
             // Still open, and read from the start: exiv2 neither closed it nor moved it.

@@ -55,16 +55,11 @@ public enum StillReader {
     /// The exiv2 key of the raw makernote (exiv2 0.27 has no Apple makernote decoder and keeps it raw).
     public static let makerNoteKey = MetadataKey.makerNote.key
 
-    /// Reads the file at `path`.
+    /// Reads the file at `path` (through ``read(source:options:)`` once it is open; exiv2 says why
+    /// a path that does not open as a regular file cannot be read).
     public static func read(path: String, options: StillReadOptions = .init()) -> StillReadResult {
-        let result = run(options) { prefixes, count, out, error in
-            llx_read_path(path, prefixes, count, out, error)
-        }
-        guard let error = result.error, error.category != .io,
-              let source = try? FileByteSource(path: path),
-              let head = try? source.read(at: 0, count: Int(min(source.size, diagnosisWindow)))
-        else { return result }
-        return StillReadResult(error: located(error, head: head, size: source.size))
+        if let source = try? FileByteSource(path: path) { return read(source: source, options: options) }
+        return run(options) { prefixes, count, out, error in llx_read_path(path, prefixes, count, out, error) }
     }
 
     /// Reads the file `source` has open (shown as its path): exiv2 reads through the same

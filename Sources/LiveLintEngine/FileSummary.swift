@@ -8,9 +8,13 @@ import LiveModel
 /// rules and the consumers read, can wait outside memory (a ``FileStore``) and are decoded two at
 /// a time, pair by pair (issue 13).
 public struct FileSummary: PairHalf {
-    // Stored in this order (the widest first) so the summary takes 47 bytes, 48 in an array,
-    // and a pair of them 112 (issue 13: one pair list holds every half of the library).
-    public var path: String
+    // Stored in this order (the widest first) so the summary takes 55 bytes, 56 in an array.
+    /// The path's last part, after its last `/`: a name of up to 15 bytes (`IMG_1234.HEIC`) is
+    /// held inline, the folder part is shared (``PathFolder``), and the summary's path costs no
+    /// allocation of its own (issue 13: a path string took 64–80 bytes a file).
+    private var name: String
+    /// The path up to its last `/`, shared by the files of one folder; nil for a bare name.
+    public private(set) var folder: PathFolder?
     /// The still's makernote 0x0011 or the movie's content-identifier key (``MediaFile/contentIdentifier``).
     public var contentIdentifier: String?
     /// What most files leave empty, boxed (nil when all of it is).
@@ -20,6 +24,19 @@ public struct FileSummary: PairHalf {
     public var format: ContainerFormat
     /// True for a still holding a motion photo's embedded video (a complete unit on its own).
     public var hasMotionVideo: Bool
+
+    /// The file's scan path: its folder's text and its name (built when asked: pairing and the
+    /// result compare paths with ``comparePaths(_:_:)`` instead).
+    public var path: String {
+        get {
+            guard let folder else { return name }
+            return folder.text + name
+        }
+        set {
+            var folders = RecentFolders()
+            (folder, name) = folders.split(newValue)
+        }
+    }
 
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
     /// archive's. A scan holds far fewer than 2³¹ files.
@@ -43,13 +60,21 @@ public struct FileSummary: PairHalf {
 
     /// The summary of `file`, whose full record is at `slot` (and for a member, `member` in it).
     public init(_ file: MediaFile, slot: Int, member: Int = -1) {
-        path = file.path
+        var folders = RecentFolders()
+        self.init(file, slot: slot, member: member, folders: &folders)
+    }
+
+    /// The summary of `file`, its folder shared with a recent summary's when they have the same
+    /// (``RecentFolders``): a scan makes its summaries in walk order, where one folder's files
+    /// follow one another.
+    public init(_ file: MediaFile, slot: Int, member: Int = -1, folders: inout RecentFolders) {
+        (folder, name) = folders.split(file.path)
         contentIdentifier = file.contentIdentifier
         kind = file.kind
         format = file.format
         hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
         storedSlot = Int32(slot)
-        let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0) } }
+        let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0, folders: &folders) } }
         let rare = Rare(error: file.error?.description, sidecar: file.sidecar?.path, members: members,
                         member: Int32(clamping: member))
         self.rare = rare.error == nil && rare.sidecar == nil && rare.members == nil && rare.member < 0 ? nil : Boxed(rare)
@@ -64,6 +89,118 @@ public struct FileSummary: PairHalf {
     /// What the result lists for this file.
     public var scanned: ScannedFile {
         ScannedFile(path: path, kind: kind, format: format, error: error, sidecar: sidecarPath)
+    }
+}
+
+extension FileSummary {
+    /// How `a.path` and `b.path` order as Swift orders strings: below 0 when `a.path < b.path`,
+    /// 0 when they are `==`, above 0 otherwise. Neither path is built when both are ASCII (their
+    /// bytes are compared, as Swift compares ASCII text) or share one folder object (the names
+    /// are compared: a common prefix ending in `/` changes neither `==` nor `<`). Pairing and
+    /// the result sort every path of a library with it.
+    public static func comparePaths(_ a: FileSummary, _ b: FileSummary) -> Int {
+        if a.folder === b.folder { return compare(a.name, b.name) }
+        if a.folder?.isASCII ?? true, b.folder?.isASCII ?? true,
+           let order = a.name.utf8.withContiguousStorageIfAvailable({ an in
+               b.name.utf8.withContiguousStorageIfAvailable { bn -> Int? in
+                   guard PathFolder.isASCII(an), PathFolder.isASCII(bn) else { return nil }
+                   return PathFolder.withBytes(a.folder) { af in
+                       PathFolder.withBytes(b.folder) { bf in PathFolder.compareBytes(af, an, bf, bn) }
+                   }
+               } ?? nil
+           }) ?? nil {
+            return order
+        }
+        return compare(a.path, b.path)
+    }
+
+    private static func compare(_ a: String, _ b: String) -> Int {
+        a == b ? 0 : a < b ? -1 : 1
+    }
+}
+
+/// The folder part of scan paths, up to and including the last `/` (`2023/05/`), held once for
+/// all the summaries of that folder's files (``FileSummary/folder``).
+public final class PathFolder: Sendable {
+    /// The folder part, its trailing `/` included.
+    public let text: String
+    /// True when ``text`` is all ASCII: its bytes then order as Swift orders the text.
+    let isASCII: Bool
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        text = String(decoding: bytes, as: UTF8.self)
+        isASCII = Self.isASCII(bytes)
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
+    }
+
+    /// `body` on the bytes of `folder`'s text (none for no folder).
+    static func withBytes<R>(_ folder: PathFolder?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let folder else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        if let result = folder.text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(folder.text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// How `a1 + a2` and `b1 + b2` order byte by byte (memcmp's sign), without joining them.
+    static func compareBytes(_ a1: UnsafeBufferPointer<UInt8>, _ a2: UnsafeBufferPointer<UInt8>,
+                             _ b1: UnsafeBufferPointer<UInt8>, _ b2: UnsafeBufferPointer<UInt8>) -> Int {
+        var a = (a1[...], a2[...]), b = (b1[...], b2[...])
+        while true {
+            if a.0.isEmpty { a = (a.1, a.1[a.1.endIndex...]) }
+            if b.0.isEmpty { b = (b.1, b.1[b.1.endIndex...]) }
+            if a.0.isEmpty { return b.0.isEmpty ? 0 : -1 }
+            if b.0.isEmpty { return 1 }
+            let n = min(a.0.count, b.0.count)
+            for k in 0..<n {
+                let x = a.0[a.0.startIndex + k], y = b.0[b.0.startIndex + k]
+                if x != y { return x < y ? -1 : 1 }
+            }
+            a.0 = a.0.dropFirst(n)
+            b.0 = b.0.dropFirst(n)
+        }
+    }
+}
+
+/// The folders of the last few summaries made, so that the next file's summary takes one of
+/// them when it lies in the same folder, byte for byte (``FileSummary/init(_:slot:member:folders:)``).
+public struct RecentFolders {
+    private var recent: [PathFolder] = []
+    private var next = 0
+
+    public init() {}
+
+    /// `path` as its folder part (nil when it has no `/`) and its name.
+    mutating func split(_ path: String) -> (PathFolder?, String) {
+        var text = path
+        return text.withUTF8 { bytes in
+            guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (nil, path) }
+            let head = UnsafeBufferPointer(rebasing: bytes[...slash])
+            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]), as: UTF8.self)
+            return (folder(head), name)
+        }
+    }
+
+    /// A recent folder whose text is `bytes`, else a new one, kept as recent.
+    private mutating func folder(_ bytes: UnsafeBufferPointer<UInt8>) -> PathFolder {
+        // The newest first: the folder of the file just before, nearly always.
+        for k in 0..<recent.count {
+            let candidate = recent[(next + recent.count - 1 - k) % recent.count]
+            if candidate.text.utf8.elementsEqual(bytes) {
+                return candidate
+            }
+        }
+        let made = PathFolder(bytes)
+        if recent.count < 8 {
+            recent.append(made)
+            next = recent.count % 8
+        } else {
+            recent[next] = made
+            next = (next + 1) % recent.count
+        }
+        return made
     }
 }
 
@@ -111,5 +248,8 @@ public struct FileList: FileStore {
     public var count: Int { files.count }
     public func file(atSlot slot: Int) -> MediaFile { files[slot] }
     /// A summary of each file, its slot its index.
-    public var summaries: [FileSummary] { files.indices.map { FileSummary(files[$0], slot: $0) } }
+    public var summaries: [FileSummary] {
+        var folders = RecentFolders()
+        return files.indices.map { FileSummary(files[$0], slot: $0, folders: &folders) }
+    }
 }

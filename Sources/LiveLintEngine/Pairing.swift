@@ -44,7 +44,7 @@ public enum Pairing {
             case .livp:
                 var members = files[i].members ?? []
                 let halves = members.indices.filter { members[$0].kind == .still || members[$0].kind == .movie }.map { Int32($0) }
-                let made = pairHalves(halves, of: members)
+                let made = pairHalves(halves, of: members, ranks: nil)
                 shareIdentifiers(of: made, in: &members)
                 for m in made {
                     var pair = m.summary(in: members)
@@ -56,12 +56,20 @@ public enum Pairing {
             }
         }
         archived.sort(by: pairOrder)
-        var made = pairHalves(loose, of: files)
+        let ranks = PathRanks(files)
+        var made = pairHalves(loose, of: files, ranks: ranks)
         loose = []
-        made.sort { a, b in
-            let ka = files[Int(a.still >= 0 ? a.still : a.movie)].path, kb = files[Int(b.still >= 0 ? b.still : b.movie)].path
-            if ka != kb { return ka < kb }
-            return (a.movie >= 0 ? files[Int(a.movie)].path : "") < (b.movie >= 0 ? files[Int(b.movie)].path : "")
+        // pairOrder's order, its paths compared by rank (or in place).
+        files.withUnsafeBufferPointer { f in
+            func compare(_ a: Int32, _ b: Int32) -> Int { ranks?.compare(a, b) ?? FileSummary.comparePaths(f[Int(a)], f[Int(b)]) }
+            made.sort { a, b in
+                let order = compare(a.still >= 0 ? a.still : a.movie, b.still >= 0 ? b.still : b.movie)
+                if order != 0 { return order < 0 }
+                // No movie reads as the empty path, which precedes every other.
+                guard b.movie >= 0 else { return false }
+                guard a.movie >= 0 else { return !f[Int(b.movie)].path.isEmpty }
+                return compare(a.movie, b.movie) < 0
+            }
         }
         shareIdentifiers(of: made, in: &files)
         // The two sorted lists merged, an archive's pair first on a tie (as one stable sort of
@@ -120,15 +128,19 @@ public enum Pairing {
         return (a.movie?.path ?? "") < (b.movie?.path ?? "")
     }
 
-    private static func fileOrder(_ a: FileSummary, _ b: FileSummary) -> Bool {
-        if a.path != b.path { return a.path < b.path }
+    private static func fileOrder(_ a: FileSummary, _ b: FileSummary, pathOrder: Int) -> Bool {
+        if pathOrder != 0 { return pathOrder < 0 }
         if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
         return a.format.rawValue < b.format.rawValue
     }
 
-    /// Pairs the halves `halves` (indices into `files`, stills and movies).
-    private static func pairHalves(_ halves: [Int32], of files: [FileSummary]) -> [Made] {
-        let order: (Int32, Int32) -> Bool = { fileOrder(files[Int($0)], files[Int($1)]) }
+    /// Pairs the halves `halves` (indices into `files`, stills and movies); `ranks`, when the
+    /// files have them, orders their paths.
+    private static func pairHalves(_ halves: [Int32], of files: [FileSummary], ranks: PathRanks?) -> [Made] {
+        let order: (Int32, Int32) -> Bool = {
+            let a = files[Int($0)], b = files[Int($1)]
+            return fileOrder(a, b, pathOrder: ranks?.compare($0, $1) ?? FileSummary.comparePaths(a, b))
+        }
         var stills = halves.filter { files[Int($0)].kind == .still }.sorted(by: order)
         var movies = halves.filter { files[Int($0)].kind == .movie }.sorted(by: order)
         var pairs: [Made] = []
@@ -383,6 +395,33 @@ public enum Pairing {
     private static func dropExtension(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
+    }
+}
+
+/// The order of a scan's paths as numbers, for files already in that order (a library scan's
+/// summaries come in walk order): `rank[i] < rank[j]` exactly when `files[i].path <
+/// files[j].path`, equal ranks for paths Swift holds equal. Pairing sorts with them instead of
+/// comparing paths (issue 13: a summary builds its path from its folder and name).
+struct PathRanks {
+    private let ranks: [Int32]
+
+    /// nil when `files` are not in path order.
+    init?(_ files: [FileSummary]) {
+        var ranks = [Int32](repeating: 0, count: files.count)
+        var rank: Int32 = 0
+        for i in files.indices.dropFirst() {
+            let order = FileSummary.comparePaths(files[i - 1], files[i])
+            if order > 0 { return nil }
+            if order < 0 { rank += 1 }
+            ranks[i] = rank
+        }
+        self.ranks = ranks
+    }
+
+    /// ``FileSummary/comparePaths(_:_:)`` for the files at `a` and `b`.
+    func compare(_ a: Int32, _ b: Int32) -> Int {
+        let x = ranks[Int(a)], y = ranks[Int(b)]
+        return x == y ? 0 : x < y ? -1 : 1
     }
 }
 

@@ -121,13 +121,20 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
                 func format(_ i: UInt32) -> ContainerFormat { Int(i) < n ? s[Int(i)].format : m[Int(i) - n].format }
                 // Paths Swift holds equal but spelt with other bytes (NFC and NFD) go in byte
                 // order, the walk's order.
-                order.sort { a, b in
+                /// `comparePaths`, for members too.
+                func comparePaths(_ a: UInt32, _ b: UInt32) -> Int {
+                    if Int(a) < n, Int(b) < n { return FileSummary.comparePaths(s[Int(a)], s[Int(b)]) }
                     let pa = path(a), pb = path(b)
-                    if pa != pb { return pa < pb }
+                    return pa == pb ? 0 : pa < pb ? -1 : 1
+                }
+                order.sort { a, b in
+                    let order = comparePaths(a, b)
+                    if order != 0 { return order < 0 }
                     let ka = kind(a), kb = kind(b)
                     if ka != kb { return ka.rawValue < kb.rawValue }
                     let fa = format(a), fb = format(b)
                     if fa != fb { return fa.rawValue < fb.rawValue }
+                    let pa = path(a), pb = path(b)
                     if !pa.utf8.elementsEqual(pb.utf8) { return pa.utf8.lexicographicallyPrecedes(pb.utf8) }
                     return a < b
                 }

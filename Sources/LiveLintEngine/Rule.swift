@@ -193,7 +193,7 @@ public struct ScanContext: Sendable {
 
     /// Every still and movie in the scan (archive members included), sorted by path.
     public var halves: [FileSummary] {
-        pairs.flatMap { [$0.still, $0.movie].compactMap { $0 } }.sorted { $0.path < $1.path }
+        pairs.flatMap { [$0.still, $0.movie].compactMap { $0 } }.sorted { FileSummary.comparePaths($0, $1) < 0 }
     }
 
     /// Paths of halves that ended up in a complete pair.

@@ -124,8 +124,11 @@ enum LibraryReader {
             }
         }
 
+        // The folders of the last few files delivered, shared by the next files in them.
+        var folders = RecentFolders()
+
         func deliver(_ index: Int, _ read: Read) {
-            var summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded)) }
+            var summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
             if summary != nil { shareIdentifier(&summary!) }
             if index == nextIndex {
                 if let summary { summaries.append(summary) }

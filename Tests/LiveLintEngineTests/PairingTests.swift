@@ -1,4 +1,4 @@
-import LiveLintEngine
+@testable import LiveLintEngine
 import LiveModel
 import Rules
 import TestSupport
@@ -177,6 +177,25 @@ func outputIsTheSameInAnyOrder(seed: UInt64) throws {
     #expect(reference.findings == reference.findings.sorted(by: LintEngine.findingOrder))
     #expect(reference.files.map(\.path) == reference.files.map(\.path).sorted())
     #expect(reference.findings.count > 8)
+}
+
+/// Files in path order (a library scan's walk order) pair by path ranks, files in any other
+/// order by comparing paths: both give the same pairs in the same order, non-ASCII folders,
+/// one folder spelt NFC and NFD, and one path a prefix of another's folder included.
+@Test(arguments: [1, 2, 3] as [UInt64])
+func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
+    let files = mixedScan + [
+        .jpeg("caf\u{E9}/IMG_1.JPG", id: Sample.uuidA), .mov("cafe\u{301}/IMG_1.MOV", id: Sample.uuidA),
+        .jpeg("caf\u{E9}/IMG_2.JPG", id: nil), .mov("caf\u{E9}/IMG_2.MOV", id: nil), .mov("cafe\u{301}/IMG_2.MOV", id: nil),
+        .jpeg("a/b/IMG_0001.JPG", id: Sample.uuidA), .mov("a/b.MOV", id: Sample.uuidB), .jpeg("a-/IMG_9.JPG", id: Sample.uuidC),
+    ]
+    let inOrder = files.sorted { $0.path != $1.path ? $0.path < $1.path : $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    var rng = SplitMix(seed: seed)
+    let shuffled = files.shuffled(using: &rng)
+    #expect(PathRanks(FileList(inOrder).summaries) != nil && PathRanks(FileList(shuffled).summaries) == nil)
+    let reference = Pairing.pair(shuffled).map(\.record)
+    #expect(Pairing.pair(inOrder).map(\.record) == reference)
+    #expect(reference.count > 12)
 }
 
 @Test func scanContextIndexesFindEveryHalfByIdentifier() {

@@ -21,12 +21,10 @@ import Testing
         #expect(file == ScannedFile(path: "a/IMG_1.JPG", kind: .still, format: .jpeg))
     }
 
-    /// A file summary keeps a `.livp` member's index with its rare fields: 48 bytes a summary in
-    /// an array and 112 a pair (56 and 128 with the index inline); each member still knows its
-    /// index, and other files -1.
+    /// A file summary keeps a `.livp` member's index with its rare fields: 56 bytes a summary in
+    /// an array (64 with the index inline); each member still knows its index, and other files -1.
     @Test func fileSummaryKeepsAMembersIndexOutOfLine() {
-        #expect(MemoryLayout<FileSummary>.stride == 48)
-        #expect(MemoryLayout<PairSummary>.stride == 112)
+        #expect(MemoryLayout<FileSummary>.stride == 56)
         let livp = MediaFile(path: "a.livp", kind: .livp, format: .zip,
                              members: [.jpeg("a.livp!IMG_1.JPG"), .mov("a.livp!IMG_1.MOV")])
         let summary = FileSummary(livp, slot: 3)
@@ -34,6 +32,62 @@ import Testing
         #expect(summary.members?.map { $0.member } == [0, 1])
         #expect(summary.members?.allSatisfy { $0.slot == 3 } == true)
         #expect(FileSummary(.jpeg("IMG_1.JPG"), slot: 0).member == -1)
+    }
+
+    /// Paths a summary must give back byte for byte, and order as Swift orders strings: ASCII
+    /// neighbours (`.` < `/` < `0`), one folder a prefix of another, bare names, empty parts,
+    /// repeated slashes, archive members, non-ASCII text, and one name spelt NFC and NFD.
+    static let trickyPaths = [
+        "IMG_1.JPG", "a/IMG_1.JPG", "a/IMG_1.MOV", "a/b/IMG_1.JPG", "a/b.JPG", "a/b/c.JPG", "a-/x", "a0/x", "a/",
+        "a//b", "/abs/x", "A/IMG_1.JPG", "a/IMG_10.JPG", "a/a_very_long_file_name_of_thirty.JPG",
+        "x.livp!IMG_1.JPG", "x.livp!sub/IMG_1.JPG", "caf\u{E9}/IMG_1.JPG", "cafe\u{301}/IMG_1.JPG",
+        "caf\u{E9}/\u{E9}t\u{E9}.JPG", "cafe\u{301}/e\u{301}te\u{301}.JPG", "caf/x", "cafz/x", "\u{1F600}/x", "",
+    ]
+
+    @Test func fileSummaryGivesItsPathBackByteForByte() {
+        var folders = RecentFolders()
+        for path in Self.trickyPaths {
+            let alone = FileSummary(.jpeg(path), slot: 0)
+            let shared = FileSummary(.jpeg(path), slot: 0, folders: &folders)
+            #expect(Array(alone.path.utf8) == Array(path.utf8), "\(path)")
+            #expect(Array(shared.path.utf8) == Array(path.utf8), "\(path)")
+            var moved = alone
+            moved.path = "elsewhere/" + path
+            #expect(Array(moved.path.utf8) == Array(("elsewhere/" + path).utf8))
+        }
+    }
+
+    /// Summaries made one after another share a folder byte for byte the same, and only such.
+    @Test func summariesShareTheirFolders() {
+        var folders = RecentFolders()
+        let made = ["a/1.JPG", "a/1.MOV", "a/b/2.JPG", "a/3.JPG", "caf\u{E9}/x", "cafe\u{301}/x", "4.JPG"].map {
+            FileSummary(.jpeg($0), slot: 0, folders: &folders)
+        }
+        #expect(made[0].folder === made[1].folder && made[0].folder === made[3].folder)
+        #expect(made[0].folder !== made[2].folder && made[0].folder?.text == "a/" && made[2].folder?.text == "a/b/")
+        // Equal as Swift compares strings, but spelt with other bytes: two folders.
+        #expect(made[4].folder !== made[5].folder)
+        #expect(made[6].folder == nil)
+    }
+
+    /// `comparePaths` agrees with `==` and `<` on the paths themselves, for paths in one folder
+    /// object, in separate ones, and in none.
+    @Test func comparePathsOrdersAsStringsDo() {
+        var folders = RecentFolders()
+        let shared = Self.trickyPaths.map { FileSummary(.jpeg($0), slot: 0, folders: &folders) }
+        let alone = Self.trickyPaths.map { FileSummary(.jpeg($0), slot: 0) }
+        for (i, a) in Self.trickyPaths.enumerated() {
+            for (j, b) in Self.trickyPaths.enumerated() {
+                let expected = a == b ? 0 : a < b ? -1 : 1
+                for (x, y) in [(shared[i], shared[j]), (alone[i], alone[j]), (shared[i], alone[j])] {
+                    #expect(FileSummary.comparePaths(x, y).signum() == expected, "\(a) vs \(b)")
+                }
+            }
+        }
+        // One folder object, names in NFC and NFD: equal, as the strings are.
+        var one = RecentFolders()
+        let nfc = FileSummary(.jpeg("d/\u{E9}.JPG"), slot: 0, folders: &one), nfd = FileSummary(.jpeg("d/e\u{301}.JPG"), slot: 0, folders: &one)
+        #expect(nfc.folder === nfd.folder && FileSummary.comparePaths(nfc, nfd) == 0)
     }
 
     @Test func pairRecordKeepsWhatIsSet() {

@@ -39,7 +39,7 @@ public struct DuplicateIdentifierRule: ScanRule {
 
     public func check(scan: ScanContext) -> [Violation] {
         var out: [Violation] = []
-        for id in scan.identifiers {
+        for id in scan.repeatedIdentifiers {
             let stills = scan.stills(withIdentifier: id), movies = scan.movies(withIdentifier: id)
             guard stills.count > 1 || movies.count > 1 else { continue }
             out.append(Violation(

@@ -85,7 +85,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         halves.reserveCapacity(2 * scan.pairs.count)
         for (index, pair) in scan.pairs.enumerated() {
             func add(_ file: FileSummary?, isMovie: Bool) {
-                guard let file, file.contentIdentifier != nil, file.kind == .still || file.kind == .movie else { return }
+                guard let file, file.hasContentIdentifier, file.kind == .still || file.kind == .movie else { return }
                 halves.append(Half(hash: Self.groupHash(file.path), pair: index, isMovie: isMovie))
             }
             add(pair.still, isMovie: false)
@@ -116,11 +116,11 @@ public struct NameIdentifierConflictRule: ScanRule {
     }
 
     /// A still and a movie (of one name group) whose identifiers differ even ignoring case, one of
-    /// them paired by identifier elsewhere. Equal identifiers are told apart without upper-casing.
+    /// them paired by identifier elsewhere. UUIDs are told apart on their bits, without text.
     private static func conflict(_ still: Resolved, _ movie: Resolved) -> Bool {
         guard still.file.kind == .still, movie.file.kind == .movie, still.partner != nil || movie.partner != nil,
-              let sid = still.file.contentIdentifier, let mid = movie.file.contentIdentifier else { return false }
-        return sid != mid && sid.uppercased() != mid.uppercased()
+              still.file.hasContentIdentifier, movie.file.hasContentIdentifier else { return false }
+        return IdentifierKey.differIgnoringCase(still.file.identifierKey, movie.file.identifierKey)
     }
 
     /// The violations among halves whose keys hash alike (one group, or more on a hash collision).

@@ -3,20 +3,21 @@ import LiveModel
 /// A file as pairing and the scan rules see it: its path, kind, format, content identifier and
 /// the few facts a whole-library rule reads, plus where its full record is (``slot``).
 ///
-/// A library-sized scan keeps one of these per file (48 bytes inline, its path and
-/// identifier shared with the full record) while the full records, which only the file and pair
+/// A library-sized scan keeps one of these per file (56 bytes, most paths and identifiers held
+/// inline: ``folder``, ``IdentifierKey``) while the full records, which only the file and pair
 /// rules and the consumers read, can wait outside memory (a ``FileStore``) and are decoded two at
 /// a time, pair by pair (issue 13).
 public struct FileSummary: PairHalf {
-    // Stored in this order (the widest first) so the summary takes 55 bytes, 56 in an array.
+    // Stored in this order (the widest first) so the summary takes 56 bytes.
     /// The path's last part, after its last `/`: a name of up to 15 bytes (`IMG_1234.HEIC`) is
     /// held inline, the folder part is shared (``PathFolder``), and the summary's path costs no
     /// allocation of its own (issue 13: a path string took 64–80 bytes a file).
     private var name: String
     /// The path up to its last `/`, shared by the files of one folder; nil for a bare name.
     public private(set) var folder: PathFolder?
-    /// The still's makernote 0x0011 or the movie's content-identifier key (``MediaFile/contentIdentifier``).
-    public var contentIdentifier: String?
+    /// A UUID identifier's bits (``IdentifierKey``).
+    private var identifierHigh: UInt64
+    private var identifierLow: UInt64
     /// What most files leave empty, boxed (nil when all of it is).
     private var rare: Boxed<Rare>?
     private var storedSlot: Int32
@@ -24,6 +25,36 @@ public struct FileSummary: PairHalf {
     public var format: ContainerFormat
     /// True for a still holding a motion photo's embedded video (a complete unit on its own).
     public var hasMotionVideo: Bool
+    /// How the identifier is held: none, a UUID's bits, or text (with the rare fields).
+    private var identifierForm: IdentifierKey.Form
+
+    /// The still's makernote 0x0011 or the movie's content-identifier key
+    /// (``MediaFile/contentIdentifier``), its text built when asked from ``identifierKey``.
+    public var contentIdentifier: String? {
+        get { identifierKey.string }
+        set { identifierKey = IdentifierKey(newValue) }
+    }
+
+    /// True when the file carries an identifier (without building its text).
+    public var hasContentIdentifier: Bool { identifierForm != .none }
+
+    /// The identifier as it is held, for comparisons that build no text.
+    public var identifierKey: IdentifierKey {
+        get {
+            IdentifierKey(form: identifierForm, high: identifierHigh, low: identifierLow,
+                          text: identifierForm == .text ? rare?.value.identifier : nil)
+        }
+        set {
+            identifierForm = newValue.form
+            identifierHigh = newValue.high
+            identifierLow = newValue.low
+            if newValue.form == .text || rare?.value.identifier != nil {
+                var fields = rare?.value ?? Rare()
+                fields.identifier = newValue.form == .text ? newValue.text : nil
+                rare = Self.box(fields)
+            }
+        }
+    }
 
     /// The file's scan path: its folder's text and its name (built when asked: pairing and the
     /// result compare paths with ``comparePaths(_:_:)`` instead).
@@ -46,6 +77,8 @@ public struct FileSummary: PairHalf {
     }
 
     private struct Rare: Sendable {
+        /// An identifier that is not a canonical UUID of one case.
+        var identifier: String?
         var error: String?
         var sidecar: String?
         var members: [FileSummary]?
@@ -69,15 +102,23 @@ public struct FileSummary: PairHalf {
     /// follow one another.
     public init(_ file: MediaFile, slot: Int, member: Int = -1, folders: inout RecentFolders) {
         (folder, name) = folders.split(file.path)
-        contentIdentifier = file.contentIdentifier
+        let key = IdentifierKey(file.contentIdentifier)
+        identifierForm = key.form
+        identifierHigh = key.high
+        identifierLow = key.low
         kind = file.kind
         format = file.format
         hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
         storedSlot = Int32(slot)
         let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0, folders: &folders) } }
-        let rare = Rare(error: file.error?.description, sidecar: file.sidecar?.path, members: members,
-                        member: Int32(clamping: member))
-        self.rare = rare.error == nil && rare.sidecar == nil && rare.members == nil && rare.member < 0 ? nil : Boxed(rare)
+        rare = Self.box(Rare(identifier: key.text, error: file.error?.description, sidecar: file.sidecar?.path,
+                             members: members, member: Int32(clamping: member)))
+    }
+
+    /// `fields` boxed, or nil when all of them are empty.
+    private static func box(_ fields: Rare) -> Boxed<Rare>? {
+        fields.identifier == nil && fields.error == nil && fields.sidecar == nil && fields.members == nil && fields.member < 0
+            ? nil : Boxed(fields)
     }
 
     /// Why the file could not be read (``ReadIssue/description``), or nil.
@@ -112,6 +153,24 @@ extension FileSummary {
             return order
         }
         return compare(a.path, b.path)
+    }
+
+    /// ``IdentifierKey/compare(_:_:)`` on two summaries' identifiers.
+    public static func compareIdentifiers(_ a: FileSummary, _ b: FileSummary) -> Int {
+        if a.identifierForm == b.identifierForm, a.identifierForm != .text {
+            if a.identifierHigh != b.identifierHigh { return a.identifierHigh < b.identifierHigh ? -1 : 1 }
+            return a.identifierLow == b.identifierLow ? 0 : a.identifierLow < b.identifierLow ? -1 : 1
+        }
+        return IdentifierKey.compare(a.identifierKey, b.identifierKey)
+    }
+
+    /// ``IdentifierKey/compare(_:_:)`` on a summary's identifier and `key`.
+    public static func compareIdentifier(_ a: FileSummary, with key: IdentifierKey) -> Int {
+        if a.identifierForm == key.form, key.form != .text {
+            if a.identifierHigh != key.high { return a.identifierHigh < key.high ? -1 : 1 }
+            return a.identifierLow == key.low ? 0 : a.identifierLow < key.low ? -1 : 1
+        }
+        return IdentifierKey.compare(a.identifierKey, key)
     }
 
     private static func compare(_ a: String, _ b: String) -> Int {

@@ -66,6 +66,31 @@ public struct PairList: RandomAccessCollection, Sendable {
     public func stillPath(_ i: Int) -> String? { read(spans[i].still) { $0.path } }
     public func moviePath(_ i: Int) -> String? { read(spans[i].movie) { $0.path } }
 
+    /// The identifier of the still (`stills`) or movie in pair `i`, as held (nil: no such half).
+    public func identifierKey(_ i: Int, stills: Bool) -> IdentifierKey? {
+        read(stills ? spans[i].still : spans[i].movie) { $0.identifierKey }
+    }
+
+    /// ``FileSummary/compareIdentifiers(_:_:)`` on the stills (`stills`) or movies of pairs `a`
+    /// and `b`, which both have one.
+    public func compareIdentifiers(_ a: Int, _ b: Int, stills: Bool) -> Int {
+        let x = stills ? spans[a].still : spans[a].movie, y = stills ? spans[b].still : spans[b].movie
+        return read(x) { first in read(y) { FileSummary.compareIdentifiers(first, $0) }! }!
+    }
+
+    /// ``IdentifierKey/compare(_:_:)`` of the identifier of the still (`stills`) or movie of pair
+    /// `i`, which has one, with `key`.
+    public func compareIdentifier(_ i: Int, stills: Bool, with key: IdentifierKey) -> Int {
+        read(stills ? spans[i].still : spans[i].movie) { FileSummary.compareIdentifier($0, with: key) }!
+    }
+
+    /// ``FileSummary/comparePaths(_:_:)`` on the stills (`stills`) or movies of pairs `a` and `b`,
+    /// which both have one.
+    public func comparePaths(_ a: Int, _ b: Int, stills: Bool) -> Int {
+        let x = stills ? spans[a].still : spans[a].movie, y = stills ? spans[b].still : spans[b].movie
+        return read(x) { first in read(y) { FileSummary.comparePaths(first, $0) }! }!
+    }
+
     @inline(__always)
     private func half(_ index: Int32) -> FileSummary? { read(index) { $0 } }
 

@@ -33,7 +33,7 @@ public enum Pairing {
     /// makes no second copy of the halves, and builds each pair's indices once, in their final
     /// order (issue 13).
     public static func pairList(_ files: consuming [FileSummary]) -> PairList {
-        var files = consume files
+        let files = consume files
         var archived: [PairSummary] = []
         // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
@@ -42,10 +42,9 @@ public enum Pairing {
             switch files[i].kind {
             case .still, .movie: loose.append(Int32(i))
             case .livp:
-                var members = files[i].members ?? []
+                let members = files[i].members ?? []
                 let halves = members.indices.filter { members[$0].kind == .still || members[$0].kind == .movie }.map { Int32($0) }
                 let made = pairHalves(halves, of: members, ranks: nil)
-                shareIdentifiers(of: made, in: &members)
                 for m in made {
                     var pair = m.summary(in: members)
                     if pair.isComplete { pair.pairedBy = .archive }
@@ -71,7 +70,6 @@ public enum Pairing {
                 return compare(a.movie, b.movie) < 0
             }
         }
-        shareIdentifiers(of: made, in: &files)
         // The two sorted lists merged, an archive's pair first on a tie (as one stable sort of
         // the archives' pairs followed by the others would put them). An archive's halves are
         // copies of its members, kept after the scan's own files.
@@ -108,18 +106,6 @@ public enum Pairing {
 
     /// A pairing outcome as indices into the halves paired (-1: none).
     private typealias Made = PairList.Span
-
-    /// The halves of each pair in `made` carrying one identifier share one copy of it, when it is
-    /// the same byte for byte (`==` on strings also equates NFC and NFD). A library scan's reader
-    /// shares it already for halves read one after the other; this covers the others.
-    private static func shareIdentifiers(of made: [Made], in files: inout [FileSummary]) {
-        for m in made where m.still >= 0 && m.movie >= 0 {
-            if let id = files[Int(m.still)].contentIdentifier, let other = files[Int(m.movie)].contentIdentifier,
-               id.utf8.elementsEqual(other.utf8) {
-                files[Int(m.movie)].contentIdentifier = id
-            }
-        }
-    }
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.
     static func pairOrder(_ a: PairSummary, _ b: PairSummary) -> Bool {
@@ -211,12 +197,11 @@ public enum Pairing {
             var positions: [Int32] = []
             positions.reserveCapacity(list.count)
             files.withUnsafeBufferPointer { f in
-                for (i, file) in list.enumerated() where f[Int(file)].contentIdentifier != nil { positions.append(Int32(i)) }
+                for (i, file) in list.enumerated() where f[Int(file)].hasContentIdentifier { positions.append(Int32(i)) }
                 list.withUnsafeBufferPointer { l in
                     positions.sort { a, b in
-                        let ka = f[Int(l[Int(a)])].contentIdentifier.unsafelyUnwrapped
-                        let kb = f[Int(l[Int(b)])].contentIdentifier.unsafelyUnwrapped
-                        return ka != kb ? ka < kb : a < b
+                            let order = FileSummary.compareIdentifiers(f[Int(l[Int(a)])], f[Int(l[Int(b)])])
+                        return order != 0 ? order < 0 : a < b
                     }
                 }
             }
@@ -235,12 +220,12 @@ public enum Pairing {
         }
         var i = 0, j = 0
         while i < stillKeys.count, j < movieKeys.count {
-            let key = stillKeys[i].key
-            if key < movieKeys[j].key { i += 1; continue }
-            if movieKeys[j].key < key { j += 1; continue }
+            let order = stillKeys.compare(i, with: movieKeys, j)
+            if order < 0 { i += 1; continue }
+            if order > 0 { j += 1; continue }
             var iEnd = i, jEnd = j
-            while iEnd < stillKeys.count, stillKeys[iEnd].key == key { iEnd += 1 }
-            while jEnd < movieKeys.count, movieKeys[jEnd].key == key { jEnd += 1 }
+            while iEnd < stillKeys.count, stillKeys.compare(iEnd, with: movieKeys, j) == 0 { iEnd += 1 }
+            while jEnd < movieKeys.count, stillKeys.compare(i, with: movieKeys, jEnd) == 0 { jEnd += 1 }
             let si = (i..<iEnd).map { stillKeys.position($0) }, mi = (j..<jEnd).map { movieKeys.position($0) }
             i = iEnd
             j = jEnd
@@ -263,7 +248,8 @@ public enum Pairing {
     }
 
     /// Positions in a list of halves that have a key, sorted by key then position: as (key,
-    /// position) entries, or as positions whose key is the half's identifier (read when asked).
+    /// position) entries, or as positions whose key is the half's identifier, compared in place
+    /// (``FileSummary/compareIdentifiers(_:_:)``, an order of its own).
     private enum Keyed {
         case entries([(key: String, index: Int32)])
         case identifiers(positions: [Int32], list: [Int32], files: [FileSummary])
@@ -275,11 +261,16 @@ public enum Pairing {
             }
         }
         var isEmpty: Bool { count == 0 }
-        subscript(i: Int) -> (key: String, index: Int32) {
-            switch self {
-            case .entries(let entries): return entries[i]
-            case .identifiers(let positions, let list, let files):
-                return (files[Int(list[Int(positions[i])])].contentIdentifier.unsafelyUnwrapped, positions[i])
+        /// How key `i` orders against key `j` of `other`, keyed the same way.
+        func compare(_ i: Int, with other: Keyed, _ j: Int) -> Int {
+            switch (self, other) {
+            case (.entries(let a), .entries(let b)):
+                let x = a[i].key, y = b[j].key
+                return x == y ? 0 : x < y ? -1 : 1
+            case (.identifiers(let pa, let la, let fa), .identifiers(let pb, let lb, let fb)):
+                return FileSummary.compareIdentifiers(fa[Int(la[Int(pa[i])])], fb[Int(lb[Int(pb[j])])])
+            default:
+                preconditionFailure("keys of one match are made one way")
             }
         }
         func position(_ i: Int) -> Int {

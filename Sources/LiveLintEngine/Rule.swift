@@ -151,7 +151,8 @@ extension LivePair {
 public struct ScanContext: Sendable {
     /// Every pairing outcome, sorted.
     public let pairs: PairList
-    /// The pairs whose still carries an identifier, sorted by that identifier, then the still's path.
+    /// The pairs whose still carries an identifier, sorted by that identifier (in
+    /// ``IdentifierKey``'s order, which builds no text), then the still's path.
     private let stillIDs: [Int32]
     private let movieIDs: [Int32]
     /// Upper-cased identifiers of the stills and movies whose identifier is not upper case
@@ -171,24 +172,26 @@ public struct ScanContext: Sendable {
     }
 
     /// The pairs whose still (or movie) carries an identifier, sorted by it then by path, and the
-    /// folded identifiers that differ from their own. Sorted as (identifier, pair) entries that
-    /// are dropped once sorted, one half at a time: a comparison reads one array, not two pairs.
+    /// folded identifiers that differ from their own. The identifiers are compared as held
+    /// (``PairList/compareIdentifiers(_:_:stills:)``): no text is built for an upper-case UUID.
     private static func index(_ pairs: PairList, stills: Bool) -> (ids: [Int32], folded: [String]) {
-        func path(_ i: Int32) -> String { (stills ? pairs.stillPath(Int(i)) : pairs.moviePath(Int(i)))! }
-        var entries: [(id: String, pair: Int32)] = []
-        entries.reserveCapacity(pairs.count)
+        var ids: [Int32] = []
+        ids.reserveCapacity(pairs.count)
         var folded: [String] = []
         for i in pairs.indices {
-            guard let id = stills ? pairs.stillIdentifier(i) : pairs.movieIdentifier(i) else { continue }
-            entries.append((id, Int32(i)))
-            let upper = Self.folded(id)
-            if upper != id { folded.append(upper) }
+            guard let key = pairs.identifierKey(i, stills: stills), key.form != .none else { continue }
+            ids.append(Int32(i))
+            if key.form != .upperUUID, let id = key.string {
+                let upper = Self.folded(id)
+                if upper != id { folded.append(upper) }
+            }
         }
-        entries.sort { a, b in
-            if a.id != b.id { return a.id < b.id }
-            return path(a.pair) < path(b.pair)
+        ids.sort { a, b in
+            let order = pairs.compareIdentifiers(Int(a), Int(b), stills: stills)
+            if order != 0 { return order < 0 }
+            return pairs.comparePaths(Int(a), Int(b), stills: stills) < 0
         }
-        return (entries.map(\.pair), folded.sorted())
+        return (ids, folded.sorted())
     }
 
     /// Every still and movie in the scan (archive members included), sorted by path.
@@ -230,20 +233,33 @@ public struct ScanContext: Sendable {
     }
     /// Every identifier carried by any still or movie, sorted, each once.
     public var identifiers: [String] {
-        // A merge of the two sorted lists.
+        Self.sortedOnce(runs(stills: true, from: 1) + runs(stills: false, from: 1))
+    }
+
+    /// The identifiers carried by more than one still or by more than one movie, sorted, each
+    /// once: what `duplicate-identifier` reports, found without building the text of the others.
+    public var repeatedIdentifiers: [String] {
+        Self.sortedOnce(runs(stills: true, from: 2) + runs(stills: false, from: 2))
+    }
+
+    /// The identifiers of the stills (or movies) that `count` or more of them carry.
+    private func runs(stills: Bool, from count: Int) -> [String] {
+        let sorted = stills ? stillIDs : movieIDs
         var out: [String] = []
-        var i = 0, j = 0
-        while i < stillIDs.count || j < movieIDs.count {
-            let next: String
-            if j >= movieIDs.count || (i < stillIDs.count && stillID(stillIDs[i]) <= movieID(movieIDs[j])) {
-                next = stillID(stillIDs[i])
-                i += 1
-            } else {
-                next = movieID(movieIDs[j])
-                j += 1
-            }
-            if out.last != next { out.append(next) }
+        var start = 0
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count, pairs.compareIdentifiers(Int(sorted[start]), Int(sorted[end]), stills: stills) == 0 { end += 1 }
+            if end - start >= count { out.append(stills ? stillID(sorted[start]) : movieID(sorted[start])) }
+            start = end
         }
+        return out
+    }
+
+    /// `ids` sorted as Swift orders strings, those `==` to the one before left out.
+    private static func sortedOnce(_ ids: [String]) -> [String] {
+        var out: [String] = []
+        for id in ids.sorted() where out.last != id { out.append(id) }
         return out
     }
 
@@ -262,14 +278,14 @@ public struct ScanContext: Sendable {
     /// list it holds retained) at each search.
     private func matches(_ id: String, stills: Bool) -> ArraySlice<Int32> {
         let sorted = stills ? stillIDs : movieIDs
-        func key(_ i: Int32) -> String { stills ? stillID(i) : movieID(i) }
+        let key = IdentifierKey(id)
         var low = 0, high = sorted.count
         while low < high {
             let mid = (low + high) / 2
-            if key(sorted[mid]) < id { low = mid + 1 } else { high = mid }
+            if pairs.compareIdentifier(Int(sorted[mid]), stills: stills, with: key) < 0 { low = mid + 1 } else { high = mid }
         }
         var end = low
-        while end < sorted.count, key(sorted[end]) == id { end += 1 }
+        while end < sorted.count, pairs.compareIdentifier(Int(sorted[end]), stills: stills, with: key) == 0 { end += 1 }
         return sorted[low..<end]
     }
 

@@ -106,30 +106,11 @@ enum LibraryReader {
             return changed || record == nil ? RecordCodec.encode(file) : record
         }
 
-        // The identifiers of the last few files delivered: the two halves of a pair are nearly
-        // always read one after the other (one folder, one stem), so the second half's summary
-        // takes the first's copy of an identifier both carry, byte for byte, and its own is freed
-        // at once, not at pairing (50,000 pairs: 4 MB of the read's peak, issue 13).
-        var recentIdentifiers: [String] = []
-        var nextRecent = 0
-        func shareIdentifier(_ summary: inout FileSummary) {
-            guard let id = summary.contentIdentifier else { return }
-            if let same = recentIdentifiers.first(where: { $0.utf8.elementsEqual(id.utf8) }) {
-                summary.contentIdentifier = same
-            } else if recentIdentifiers.count < 8 {
-                recentIdentifiers.append(id)
-            } else {
-                recentIdentifiers[nextRecent] = id
-                nextRecent = (nextRecent + 1) % recentIdentifiers.count
-            }
-        }
-
         // The folders of the last few files delivered, shared by the next files in them.
         var folders = RecentFolders()
 
         func deliver(_ index: Int, _ read: Read) {
-            var summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
-            if summary != nil { shareIdentifier(&summary!) }
+            let summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
             if index == nextIndex {
                 if let summary { summaries.append(summary) }
                 nextIndex += 1

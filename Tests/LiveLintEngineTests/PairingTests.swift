@@ -217,6 +217,25 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
     #expect(scan.pairedPaths == ["a/IMG_1.JPG", "a/IMG_1.MOV"])
 }
 
+/// `repeatedIdentifiers` lists what more than one still or more than one movie carries, as
+/// `identifiers` filtered by the counts would, in string order, text identifiers included.
+@Test func scanContextListsRepeatedIdentifiers() {
+    let files: [MediaFile] = [
+        .jpeg("a/IMG_1.JPG", id: Sample.uuidA), .jpeg("b/IMG_1.JPG", id: Sample.uuidA), .mov("a/IMG_1.MOV", id: Sample.uuidA),
+        .mov("a/IMG_2.MOV", id: Sample.uuidB), .mov("b/IMG_2.MOV", id: Sample.uuidB), .jpeg("a/IMG_2.JPG", id: Sample.uuidB.lowercased()),
+        .jpeg("c/x.JPG", id: "not-a-uuid"), .jpeg("d/x.JPG", id: "not-a-uuid"), .mov("c/y.MOV", id: "other"),
+        .jpeg("e/one.JPG", id: Sample.uuidC), .mov("e/one.MOV", id: Sample.uuidC),
+    ]
+    let scan = ScanContext(pairs: Pairing.pair(FileList(files).summaries))
+    let expected = scan.identifiers.filter {
+        scan.stills(withIdentifier: $0).count > 1 || scan.movies(withIdentifier: $0).count > 1
+    }
+    #expect(expected == ["not-a-uuid", Sample.uuidA, Sample.uuidB].sorted())
+    #expect(scan.repeatedIdentifiers == expected)
+    #expect(scan.identifiers == ["not-a-uuid", "other", Sample.uuidA, Sample.uuidB, Sample.uuidB.lowercased(), Sample.uuidC].sorted())
+    #expect(scan.stills(withIdentifier: "not-a-uuid") == ["c/x.JPG", "d/x.JPG"])
+}
+
 /// An archive's pair and a loose file whose name holds a "!" can sort alike: the archive's pair
 /// comes first, as it always did (pairs of archives, then the others, in one stable sort).
 @Test func anArchivePairComesFirstOnATieWithALooseFile() {

@@ -1,4 +1,4 @@
-import LiveLintEngine
+@testable import LiveLintEngine
 import LiveModel
 import Testing
 
@@ -88,6 +88,54 @@ import Testing
         var one = RecentFolders()
         let nfc = FileSummary(.jpeg("d/\u{E9}.JPG"), slot: 0, folders: &one), nfd = FileSummary(.jpeg("d/e\u{301}.JPG"), slot: 0, folders: &one)
         #expect(nfc.folder === nfd.folder && FileSummary.comparePaths(nfc, nfd) == 0)
+    }
+
+    /// Identifiers a summary holds as bits or as text, and must give back byte for byte.
+    static let trickyIdentifiers = [
+        "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10", "5c1f8d2a-0b7e-4f4c-9a61-3d2e8c7b9f10", "5c1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10",
+        "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F11", "00000000-0000-0000-0000-000000000000", "12345678-1234-1234-1234-123456789012",
+        "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "ffffffff-ffff-ffff-ffff-ffffffffffff", "5C1F8D2A0B7E4F4C9A613D2E8C7B9F10",
+        "{5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10}", "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F1", "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F100",
+        "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F1G", "5C1F8D2A+0B7E-4F4C-9A61-3D2E8C7B9F10", "not-a-uuid", "", "CAF\u{C9}-0001",
+        "CAFE\u{301}-0001", "caf\u{E9}-0001",
+    ]
+
+    @Test func identifierKeysGiveTheTextBackAndOrderConsistently() {
+        for id in Self.trickyIdentifiers {
+            let key = IdentifierKey(id)
+            #expect(key.string.map { Array($0.utf8) } == Array(id.utf8), "\(id)")
+            var summary = FileSummary(.jpeg("a/IMG_1.JPG", id: id), slot: 0)
+            #expect(summary.contentIdentifier.map { Array($0.utf8) } == Array(id.utf8) && summary.hasContentIdentifier)
+            summary.contentIdentifier = nil
+            #expect(summary.contentIdentifier == nil && !summary.hasContentIdentifier)
+            summary.contentIdentifier = id
+            #expect(summary.contentIdentifier.map { Array($0.utf8) } == Array(id.utf8))
+        }
+        #expect(IdentifierKey(nil).string == nil)
+        #expect(FileSummary(.jpeg("IMG_1.JPG", id: nil), slot: 0).contentIdentifier == nil)
+        let keys = Self.trickyIdentifiers.map { IdentifierKey($0) }
+        let summaries = Self.trickyIdentifiers.map { FileSummary(.jpeg("IMG_1.JPG", id: $0), slot: 0) }
+        for (i, a) in Self.trickyIdentifiers.enumerated() {
+            for (j, b) in Self.trickyIdentifiers.enumerated() {
+                let order = IdentifierKey.compare(keys[i], keys[j])
+                #expect((order == 0) == (a == b), "\(a) vs \(b)")
+                #expect(order.signum() == -IdentifierKey.compare(keys[j], keys[i]).signum())
+                #expect(FileSummary.compareIdentifiers(summaries[i], summaries[j]).signum() == order.signum())
+                #expect(FileSummary.compareIdentifier(summaries[i], with: keys[j]).signum() == order.signum())
+                #expect(IdentifierKey.differIgnoringCase(keys[i], keys[j]) == (a.uppercased() != b.uppercased()), "\(a) vs \(b)")
+                if keys[i].form == .upperUUID, keys[j].form == .upperUUID {
+                    #expect(order.signum() == (a == b ? 0 : a < b ? -1 : 1), "one case orders as its text: \(a) vs \(b)")
+                }
+            }
+        }
+        // A total order: sorting by it leaves every neighbour in order, and transitivity holds.
+        let sorted = keys.sorted { IdentifierKey.compare($0, $1) < 0 }
+        for (x, y) in zip(sorted, sorted.dropFirst()) { #expect(IdentifierKey.compare(x, y) <= 0) }
+        for a in keys { for b in keys { for c in keys where IdentifierKey.compare(a, b) < 0 && IdentifierKey.compare(b, c) < 0 {
+            #expect(IdentifierKey.compare(a, c) < 0)
+        } } }
+        #expect(keys.map(\.form) == [.upperUUID, .lowerUUID, .text, .upperUUID, .upperUUID, .upperUUID, .upperUUID, .lowerUUID]
+            + Array(repeating: .text, count: 11))
     }
 
     @Test func pairRecordKeepsWhatIsSet() {

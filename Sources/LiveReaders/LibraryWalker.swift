@@ -53,40 +53,32 @@ public struct LibraryWalker: Sendable {
     /// made only when one is asked for. 100,000 files list in about 4 MB instead of the ~29 MB
     /// two `String`s each took (issue 4: flat memory).
     ///
-    /// Once sorted, the listing is kept in chunks of ``chunkSize`` files, each with its own paths
-    /// and stats, so a read that is done with the files before one frees them as it goes
-    /// (``release(below:)``): the listing is not held whole beside every file read (issue 13).
+    /// The listing is kept in chunks of ``chunkSize`` files, each with its own paths and stats, so
+    /// a read that is done with the files before one frees them as it goes (``release(below:)``):
+    /// the listing is not held whole beside every file read (issue 13). A walk of one folder
+    /// appends its files in order already (``LibraryWalker`` visits each folder's entries in the
+    /// order of the paths they lead to), straight into the chunks; only files appended out of
+    /// order (several folders given) are sorted into new chunks, the old ones held meanwhile.
     public struct Listing: RandomAccessCollection, Sendable {
         /// Files per chunk.
         static let chunkSize = 4096
         /// Each given folder's open-path prefix (`Photos/`); a path to open is this prefix plus
         /// the display path with its first `displayPrefix` bytes dropped.
         private var openPrefixes: [String] = []
-        /// While the walk appends: every display path in walk order, the records, the stats.
-        private var bytes: [UInt8] = []
-        private var records: [Record] = []
-        /// Each file's stat in walk order, when the walk keeps them (40 bytes a file, only while
-        /// the files are read).
-        private var stats: [FileStat] = []
-        /// Once sorted: the files in order, ``chunkSize`` a chunk.
+        /// The files, ``chunkSize`` a chunk: in the order appended until sorted, then in order.
         private var chunks: [Chunk] = []
         private var total = 0
         /// Chunks before this one were released.
         private var released = 0
+        /// True while every display path appended came after the one before, byte by byte.
+        private(set) var inOrder = true
+        /// The display path appended last (to tell whether the next comes after it).
+        private var last: [UInt8] = []
+        private var isSorted = false
 
-        private struct Record: Sendable {
-            var offset: Int
-            var length: UInt32
-            var root: UInt32
-            /// Bytes of the display path that are the root's display prefix (replaced by the
-            /// open prefix to make the path to open); `UInt32.max`: the display path is the path.
-            var displayPrefix: UInt32
-            /// The file's index in `stats`; `UInt32.max`: none kept. (In the record's padding.)
-            var stat: UInt32 = .max
-        }
-
-        /// Files in order: their display paths back to back, and per file where its path is in
-        /// `bytes`, its root and display prefix (as ``Record``), and its stat's index in `stats`.
+        /// Files: their display paths back to back, and per file where its path is in `bytes`,
+        /// its root and display prefix, and its stat's index in `stats` (40 bytes a file, kept
+        /// only when the walk keeps stats, and only while the files are read).
         private struct Chunk: Sendable {
             var bytes: [UInt8] = []
             var records: [ChunkRecord] = []
@@ -97,7 +89,10 @@ public struct LibraryWalker: Sendable {
             var offset: UInt32
             var length: UInt32
             var root: UInt32
+            /// Bytes of the display path that are the root's display prefix (replaced by the
+            /// open prefix to make the path to open); `UInt32.max`: the display path is the path.
             var displayPrefix: UInt32
+            /// The file's index in the chunk's `stats`; `UInt32.max`: none kept.
             var stat: UInt32
         }
 
@@ -111,56 +106,84 @@ public struct LibraryWalker: Sendable {
         }
 
         mutating func append(display: String, root: UInt32, displayPrefix: Int?, stat: FileStat? = nil) {
-            let offset = bytes.count
-            bytes.append(contentsOf: display.utf8)
-            var record = Record(offset: offset, length: UInt32(bytes.count - offset), root: root,
-                                displayPrefix: displayPrefix.map(UInt32.init) ?? .max)
-            if let stat {
-                record.stat = UInt32(stats.count)
-                stats.append(stat)
+            precondition(!isSorted, "a listing takes no file once sorted")
+            var display = display
+            display.withUTF8 { path in
+                if inOrder, total > 0 {
+                    inOrder = last.withUnsafeBufferPointer { Self.order($0, path) } < 0
+                }
+                last.removeAll(keepingCapacity: true)
+                last.append(contentsOf: path)
+                add(path, root: root, displayPrefix: displayPrefix.map(UInt32.init) ?? .max, stat: stat)
             }
-            records.append(record)
         }
 
-        /// Sorts by display path, byte by byte, and moves the files into chunks in that order
-        /// (the walk's lists freed).
-        mutating func sort() {
-            precondition(chunks.isEmpty, "a listing is sorted once, when the walk is done")
-            let buffer = bytes
-            buffer.withUnsafeBufferPointer { b in
-                records.sort { x, y in
-                    let n = Int(Swift.min(x.length, y.length))
-                    let c = n == 0 ? 0 : memcmp(b.baseAddress! + x.offset, b.baseAddress! + y.offset, n)
-                    return c != 0 ? c < 0 : x.length < y.length
-                }
-            }
-            total = records.count
-            chunks = []
-            chunks.reserveCapacity((total + Self.chunkSize - 1) / Self.chunkSize)
-            var start = 0
-            while start < total {
-                let end = Swift.min(start + Self.chunkSize, total)
+        /// Adds a file at the end of the last chunk (a new one when it is full).
+        private mutating func add(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, displayPrefix: UInt32, stat: FileStat?) {
+            if chunks.last.map({ $0.records.count >= Self.chunkSize }) ?? true {
+                if !chunks.isEmpty { Self.trim(&chunks[chunks.count - 1]) }
                 var chunk = Chunk()
-                let size = records[start..<end].reduce(0) { $0 + Int($1.length) }
-                chunk.bytes.reserveCapacity(size)
-                chunk.records.reserveCapacity(end - start)
-                if !stats.isEmpty { chunk.stats.reserveCapacity(end - start) }
-                for r in records[start..<end] {
-                    var stat = UInt32.max
-                    if r.stat != .max {
-                        stat = UInt32(chunk.stats.count)
-                        chunk.stats.append(stats[Int(r.stat)])
-                    }
-                    chunk.records.append(ChunkRecord(offset: UInt32(chunk.bytes.count), length: r.length, root: r.root,
-                                                     displayPrefix: r.displayPrefix, stat: stat))
-                    chunk.bytes.append(contentsOf: buffer[r.offset..<(r.offset + Int(r.length))])
-                }
+                chunk.records.reserveCapacity(Self.chunkSize)
                 chunks.append(chunk)
-                start = end
             }
-            bytes = []
-            records = []
-            stats = []
+            let c = chunks.count - 1
+            var index = UInt32.max
+            if let stat {
+                index = UInt32(chunks[c].stats.count)
+                chunks[c].stats.append(stat)
+            }
+            chunks[c].records.append(ChunkRecord(offset: UInt32(chunks[c].bytes.count), length: UInt32(path.count), root: root,
+                                                 displayPrefix: displayPrefix, stat: index))
+            chunks[c].bytes.append(contentsOf: path)
+            total += 1
+        }
+
+        /// A full chunk's paths and stats moved to buffers of their own size (appending grew them
+        /// by doubling).
+        private static func trim(_ chunk: inout Chunk) {
+            chunk.bytes = chunk.bytes.withUnsafeBufferPointer { [UInt8]($0) }
+            if !chunk.stats.isEmpty { chunk.stats = chunk.stats.withUnsafeBufferPointer { [FileStat]($0) } }
+        }
+
+        /// memcmp's sign for two display paths, a path before every longer one it begins.
+        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+            let n = Swift.min(a.count, b.count)
+            let c = n == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, n))
+            return c != 0 ? c : a.count == b.count ? 0 : a.count < b.count ? -1 : 1
+        }
+
+        /// Puts the files in display-path order, byte by byte. A listing appended in order is
+        /// sorted already; any other is copied into new chunks in order, the old ones then freed.
+        mutating func sort() {
+            precondition(!isSorted, "a listing is sorted once, when the walk is done")
+            isSorted = true
+            last = []
+            if let end = chunks.indices.last { Self.trim(&chunks[end]) }
+            guard !inOrder else { return }
+            let old = chunks
+            var order: [(chunk: UInt32, record: UInt32)] = []
+            order.reserveCapacity(total)
+            for (c, chunk) in old.enumerated() {
+                for r in chunk.records.indices { order.append((UInt32(c), UInt32(r))) }
+            }
+            func path<R>(_ at: (chunk: UInt32, record: UInt32), _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+                let chunk = old[Int(at.chunk)], r = chunk.records[Int(at.record)]
+                return chunk.bytes.withUnsafeBufferPointer { b in
+                    body(UnsafeBufferPointer(rebasing: b[Int(r.offset)..<(Int(r.offset) + Int(r.length))]))
+                }
+            }
+            // Stable: paths alike (one file given twice over) keep the order they came in.
+            order.sort { x, y in
+                let c = path(x) { a in path(y) { b in Self.order(a, b) } }
+                return c != 0 ? c < 0 : (x.chunk, x.record) < (y.chunk, y.record)
+            }
+            chunks = []
+            total = 0
+            for at in order {
+                let chunk = old[Int(at.chunk)], r = chunk.records[Int(at.record)]
+                path(at) { add($0, root: r.root, displayPrefix: r.displayPrefix, stat: r.stat == .max ? nil : chunk.stats[Int(r.stat)]) }
+            }
+            if let end = chunks.indices.last { Self.trim(&chunks[end]) }
         }
 
         /// Says the files before `index` will not be asked for again (a read that takes each file
@@ -327,12 +350,24 @@ public struct LibraryWalker: Sendable {
             problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot list folder: \(Self.errnoText())"))
             return
         }
-        var names: [String] = []
+        // Each entry with whether it is a folder (from the listing's type; a link or an entry of
+        // unknown type is asked), so that the entries are visited in the order of the paths they
+        // lead to: a folder sorts as its name and a `/` (`a.b`, `a/…`, `a0`), and the listing
+        // comes out of the walk in display-path order, sorted already (issue 13).
+        var names: [(name: String, isFolder: Bool)] = []
         while let ent = readdir(dir) {
             let name = Self.entryName(ent)
             if name == "." || name == ".." { continue }
             if !includeHidden, name.hasPrefix(".") { continue }
-            names.append(name)
+            var isFolder: Bool
+            switch ent.pointee.d_type {
+            case UInt8(DT_DIR): isFolder = true
+            case UInt8(DT_REG): isFolder = false
+            default:
+                var st = stat()
+                isFolder = fstatat(dirfd(dir), name, &st, 0) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            }
+            names.append((name, isFolder))
         }
         // The folder stays open (a descriptor, not the listing's buffer) while its entries are
         // stat'ed relative to it: `fstatat` on a name looks up one component, where `stat` on the
@@ -342,9 +377,9 @@ public struct LibraryWalker: Sendable {
         let folder = depth < 64 ? fcntl(dirfd(dir), F_DUPFD_CLOEXEC, 0) : -1
         closedir(dir)
         defer { if folder >= 0 { close(folder) } }
-        names.sort()
+        names.sort { Self.visitOrder($0, $1) }
         let separator = directory.hasSuffix("/") ? "" : "/"
-        for name in names {
+        for (name, _) in names {
             // The full path is made only where it is used (a folder to enter, a `stat` by path),
             // not for every file.
             func full() -> String { directory + separator + name }
@@ -368,6 +403,25 @@ public struct LibraryWalker: Sendable {
                 }
             default:
                 continue  // sockets, FIFOs, devices: never opened
+            }
+        }
+    }
+
+    /// True when entry `a` leads to paths before `b`'s, byte by byte: the name's bytes, then a
+    /// `/` for a folder (whose files' paths go on with one).
+    static func visitOrder(_ a: (name: String, isFolder: Bool), _ b: (name: String, isFolder: Bool)) -> Bool {
+        var x = a.name, y = b.name
+        return x.withUTF8 { p in
+            y.withUTF8 { q in
+                let n = min(p.count, q.count)
+                let c = n == 0 ? 0 : memcmp(p.baseAddress!, q.baseAddress!, n)
+                if c != 0 { return c < 0 }
+                // One name begins the other (or they are alike): what follows the shorter is its
+                // `/` when a folder, else nothing, which comes first.
+                let slash = UInt8(ascii: "/")
+                if p.count < q.count { return !a.isFolder || slash < q[n] }
+                if q.count < p.count { return b.isFolder && p[n] < slash }
+                return !a.isFolder && b.isFolder
             }
         }
     }

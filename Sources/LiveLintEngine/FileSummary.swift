@@ -35,6 +35,11 @@ public struct FileSummary: PairHalf {
         set { identifierKey = IdentifierKey(newValue) }
     }
 
+    /// The identifier's form and a UUID's bits: read in place, with no copy of the summary.
+    var identifierBits: IdentifierKey.Bits {
+        IdentifierKey.Bits(form: identifierForm, high: identifierHigh, low: identifierLow)
+    }
+
     /// True when the file carries an identifier (without building its text).
     public var hasContentIdentifier: Bool { identifierForm != .none }
 
@@ -157,20 +162,19 @@ extension FileSummary {
 
     /// ``IdentifierKey/compare(_:_:)`` on two summaries' identifiers.
     public static func compareIdentifiers(_ a: FileSummary, _ b: FileSummary) -> Int {
-        if a.identifierForm == b.identifierForm, a.identifierForm != .text {
-            if a.identifierHigh != b.identifierHigh { return a.identifierHigh < b.identifierHigh ? -1 : 1 }
-            return a.identifierLow == b.identifierLow ? 0 : a.identifierLow < b.identifierLow ? -1 : 1
-        }
-        return IdentifierKey.compare(a.identifierKey, b.identifierKey)
+        IdentifierKey.Bits.compare(a.identifierBits, b.identifierBits) ?? IdentifierKey.compare(a.identifierKey, b.identifierKey)
+    }
+
+    /// ``compareIdentifiers(_:_:)`` on the summaries `a` and `b` point to, read in place: a sort's
+    /// comparison copies no summary (a copy retains its three references and releases them).
+    static func compareIdentifiers(_ a: UnsafePointer<FileSummary>, _ b: UnsafePointer<FileSummary>) -> Int {
+        IdentifierKey.Bits.compare(a.pointee.identifierBits, b.pointee.identifierBits)
+            ?? IdentifierKey.compare(a.pointee.identifierKey, b.pointee.identifierKey)
     }
 
     /// ``IdentifierKey/compare(_:_:)`` on a summary's identifier and `key`.
     public static func compareIdentifier(_ a: FileSummary, with key: IdentifierKey) -> Int {
-        if a.identifierForm == key.form, key.form != .text {
-            if a.identifierHigh != key.high { return a.identifierHigh < key.high ? -1 : 1 }
-            return a.identifierLow == key.low ? 0 : a.identifierLow < key.low ? -1 : 1
-        }
-        return IdentifierKey.compare(a.identifierKey, key)
+        IdentifierKey.Bits.compare(a.identifierBits, key.bits) ?? IdentifierKey.compare(a.identifierKey, key)
     }
 
     private static func compare(_ a: String, _ b: String) -> Int {

@@ -21,6 +21,24 @@ public struct IdentifierKey: Sendable {
     var low: UInt64
     var text: String?
 
+    /// A key without its text: all that orders two keys but two texts.
+    struct Bits {
+        var form: Form
+        var high: UInt64
+        var low: UInt64
+
+        /// ``IdentifierKey/compare(_:_:)`` worked out on the bits; nil when both are text.
+        @inline(__always)
+        static func compare(_ a: Bits, _ b: Bits) -> Int? {
+            if a.form != b.form { return a.form.rawValue < b.form.rawValue ? -1 : 1 }
+            if a.form == .text { return nil }
+            if a.high != b.high { return a.high < b.high ? -1 : 1 }
+            return a.low == b.low ? 0 : a.low < b.low ? -1 : 1
+        }
+    }
+
+    var bits: Bits { Bits(form: form, high: high, low: low) }
+
     init(form: Form, high: UInt64, low: UInt64, text: String?) {
         self.form = form
         self.high = high

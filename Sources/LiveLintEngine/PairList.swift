@@ -75,13 +75,23 @@ public struct PairList: RandomAccessCollection, Sendable {
     /// and `b`, which both have one.
     public func compareIdentifiers(_ a: Int, _ b: Int, stills: Bool) -> Int {
         let x = stills ? spans[a].still : spans[a].movie, y = stills ? spans[b].still : spans[b].movie
+        if let order = IdentifierKey.Bits.compare(bits(x), bits(y)) { return order }
         return read(x) { first in read(y) { FileSummary.compareIdentifiers(first, $0) }! }!
+    }
+
+    /// The identifier bits of the half at `index`, read in place.
+    @inline(__always)
+    private func bits(_ index: Int32) -> IdentifierKey.Bits {
+        let i = Int(index)
+        return i < files.count ? files[i].identifierBits : members[i - files.count].identifierBits
     }
 
     /// ``IdentifierKey/compare(_:_:)`` of the identifier of the still (`stills`) or movie of pair
     /// `i`, which has one, with `key`.
     public func compareIdentifier(_ i: Int, stills: Bool, with key: IdentifierKey) -> Int {
-        read(stills ? spans[i].still : spans[i].movie) { FileSummary.compareIdentifier($0, with: key) }!
+        let x = stills ? spans[i].still : spans[i].movie
+        if let order = IdentifierKey.Bits.compare(bits(x), key.bits) { return order }
+        return read(x) { FileSummary.compareIdentifier($0, with: key) }!
     }
 
     /// ``FileSummary/comparePaths(_:_:)`` on the stills (`stills`) or movies of pairs `a` and `b`,

@@ -200,7 +200,7 @@ public enum Pairing {
                 for (i, file) in list.enumerated() where f[Int(file)].hasContentIdentifier { positions.append(Int32(i)) }
                 list.withUnsafeBufferPointer { l in
                     positions.sort { a, b in
-                            let order = FileSummary.compareIdentifiers(f[Int(l[Int(a)])], f[Int(l[Int(b)])])
+                            let order = FileSummary.compareIdentifiers(f.baseAddress! + Int(l[Int(a)]), f.baseAddress! + Int(l[Int(b)]))
                         return order != 0 ? order < 0 : a < b
                     }
                 }
@@ -268,7 +268,11 @@ public enum Pairing {
                 let x = a[i].key, y = b[j].key
                 return x == y ? 0 : x < y ? -1 : 1
             case (.identifiers(let pa, let la, let fa), .identifiers(let pb, let lb, let fb)):
-                return FileSummary.compareIdentifiers(fa[Int(la[Int(pa[i])])], fb[Int(lb[Int(pb[j])])])
+                return fa.withUnsafeBufferPointer { x in
+                    fb.withUnsafeBufferPointer { y in
+                        FileSummary.compareIdentifiers(x.baseAddress! + Int(la[Int(pa[i])]), y.baseAddress! + Int(lb[Int(pb[j])]))
+                    }
+                }
             default:
                 preconditionFailure("keys of one match are made one way")
             }

@@ -3,8 +3,8 @@ import LiveModel
 /// A file as pairing and the scan rules see it: its path, kind, format, content identifier and
 /// the few facts a whole-library rule reads, plus where its full record is (``slot``).
 ///
-/// A library-sized scan keeps one of these per file (56 bytes, most paths and identifiers held
-/// inline: ``folder``, ``IdentifierKey``) while the full records, which only the file and pair
+/// A library-sized scan keeps one of these per file (56 bytes: a name of up to 15 bytes and a
+/// UUID identifier held inline, the folder part shared, see ``folder`` and ``IdentifierKey``) while the full records, which only the file and pair
 /// rules and the consumers read, can wait outside memory (a ``FileStore``) and are decoded two at
 /// a time, pair by pair (issue 13).
 public struct FileSummary: PairHalf {
@@ -92,8 +92,8 @@ public struct FileSummary: PairHalf {
     }
 
     /// For a `.livp` member, its index among the archive's members; -1 otherwise (kept with
-    /// the rare fields: most files are no archive's member, and 4 bytes a file took the summary
-    /// to 56 bytes in an array, 128 a pair).
+    /// the rare fields: most files are no archive's member, and 4 bytes a file would take the
+    /// summary from 56 bytes in an array to 64).
     public var member: Int32 { rare?.value.member ?? -1 }
 
     /// The summary of `file`, whose full record is at `slot` (and for a member, `member` in it).
@@ -138,6 +138,12 @@ public struct FileSummary: PairHalf {
     }
 }
 
+/// `a` against `b` as -1, 0 or 1 (`<`, `==`, neither), as the sorts here compare.
+@inline(__always)
+func threeWay<T: Comparable>(_ a: T, _ b: T) -> Int {
+    a == b ? 0 : a < b ? -1 : 1
+}
+
 extension FileSummary {
     /// How `a.path` and `b.path` order as Swift orders strings: below 0 when `a.path < b.path`,
     /// 0 when they are `==`, above 0 otherwise. Neither path is built when both are ASCII (their
@@ -145,7 +151,7 @@ extension FileSummary {
     /// are compared: a common prefix ending in `/` changes neither `==` nor `<`). Pairing and
     /// the result sort every path of a library with it.
     public static func comparePaths(_ a: FileSummary, _ b: FileSummary) -> Int {
-        if a.folder === b.folder { return compare(a.name, b.name) }
+        if a.folder === b.folder { return threeWay(a.name, b.name) }
         if a.folder?.isASCII ?? true, b.folder?.isASCII ?? true,
            let order = a.name.utf8.withContiguousStorageIfAvailable({ an in
                b.name.utf8.withContiguousStorageIfAvailable { bn -> Int? in
@@ -157,7 +163,7 @@ extension FileSummary {
            }) ?? nil {
             return order
         }
-        return compare(a.path, b.path)
+        return threeWay(a.path, b.path)
     }
 
     /// ``IdentifierKey/compare(_:_:)`` on two summaries' identifiers.
@@ -177,9 +183,6 @@ extension FileSummary {
         IdentifierKey.Bits.compare(a.identifierBits, key.bits) ?? IdentifierKey.compare(a.identifierKey, key)
     }
 
-    private static func compare(_ a: String, _ b: String) -> Int {
-        a == b ? 0 : a < b ? -1 : 1
-    }
 }
 
 /// The folder part of scan paths, up to and including the last `/` (`2023/05/`), held once for

@@ -33,7 +33,7 @@ public struct IdentifierKey: Sendable {
             if a.form != b.form { return a.form.rawValue < b.form.rawValue ? -1 : 1 }
             if a.form == .text { return nil }
             if a.high != b.high { return a.high < b.high ? -1 : 1 }
-            return a.low == b.low ? 0 : a.low < b.low ? -1 : 1
+            return threeWay(a.low, b.low)
         }
     }
 
@@ -113,24 +113,17 @@ public struct IdentifierKey: Sendable {
     /// ASCII is canonically equivalent to a hex digit or `-`. Pairing and the scan context sort
     /// and search with it; no report shows this order.
     public static func compare(_ a: IdentifierKey, _ b: IdentifierKey) -> Int {
-        if a.form != b.form { return a.form.rawValue < b.form.rawValue ? -1 : 1 }
-        switch a.form {
-        case .none: return 0
-        case .text:
-            let x = a.text.unsafelyUnwrapped, y = b.text.unsafelyUnwrapped
-            return x == y ? 0 : x < y ? -1 : 1
-        case .upperUUID, .lowerUUID:
-            if a.high != b.high { return a.high < b.high ? -1 : 1 }
-            return a.low == b.low ? 0 : a.low < b.low ? -1 : 1
-        }
+        if let order = Bits.compare(a.bits, b.bits) { return order }
+        return threeWay(a.text.unsafelyUnwrapped, b.text.unsafelyUnwrapped)
     }
 
-    /// True when the two identifiers differ even ignoring case (`a.uppercased() !=
-    /// b.uppercased()`), worked out on the bits when both are UUIDs.
+    /// True when the two identifiers differ, and differ even ignoring case (`a != b &&
+    /// a.uppercased() != b.uppercased()`: text `==` to another can upper-case to other
+    /// scalars), worked out on the bits when both are UUIDs.
     public static func differIgnoringCase(_ a: IdentifierKey, _ b: IdentifierKey) -> Bool {
         if a.form != .text, a.form != .none, b.form != .text, b.form != .none {
             return a.high != b.high || a.low != b.low
         }
-        return a.string?.uppercased() != b.string?.uppercased()
+        return compare(a, b) != 0 && a.string?.uppercased() != b.string?.uppercased()
     }
 }

@@ -74,7 +74,13 @@ public struct PairList: RandomAccessCollection, Sendable {
     /// ``FileSummary/compareIdentifiers(_:_:)`` on the stills (`stills`) or movies of pairs `a`
     /// and `b`, which both have one.
     public func compareIdentifiers(_ a: Int, _ b: Int, stills: Bool) -> Int {
-        let x = stills ? spans[a].still : spans[a].movie, y = stills ? spans[b].still : spans[b].movie
+        compareIdentifiers(a, stills: stills, b, stills: stills)
+    }
+
+    /// ``FileSummary/compareIdentifiers(_:_:)`` on the still (`aStill`) or movie of pair `a` and
+    /// the still (`bStill`) or movie of pair `b`, which both have one.
+    public func compareIdentifiers(_ a: Int, stills aStill: Bool, _ b: Int, stills bStill: Bool) -> Int {
+        let x = aStill ? spans[a].still : spans[a].movie, y = bStill ? spans[b].still : spans[b].movie
         if let order = IdentifierKey.Bits.compare(bits(x), bits(y)) { return order }
         return read(x) { first in read(y) { FileSummary.compareIdentifiers(first, $0) }! }!
     }

@@ -265,8 +265,7 @@ public enum Pairing {
         func compare(_ i: Int, with other: Keyed, _ j: Int) -> Int {
             switch (self, other) {
             case (.entries(let a), .entries(let b)):
-                let x = a[i].key, y = b[j].key
-                return x == y ? 0 : x < y ? -1 : 1
+                return threeWay(a[i].key, b[j].key)
             case (.identifiers(let pa, let la, let fa), .identifiers(let pb, let lb, let fb)):
                 return fa.withUnsafeBufferPointer { x in
                     fb.withUnsafeBufferPointer { y in
@@ -415,8 +414,7 @@ struct PathRanks {
 
     /// ``FileSummary/comparePaths(_:_:)`` for the files at `a` and `b`.
     func compare(_ a: Int32, _ b: Int32) -> Int {
-        let x = ranks[Int(a)], y = ranks[Int(b)]
-        return x == y ? 0 : x < y ? -1 : 1
+        threeWay(ranks[Int(a)], ranks[Int(b)])
     }
 }
 

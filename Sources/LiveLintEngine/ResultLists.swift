@@ -124,8 +124,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
                 /// `comparePaths`, for members too.
                 func comparePaths(_ a: UInt32, _ b: UInt32) -> Int {
                     if Int(a) < n, Int(b) < n { return FileSummary.comparePaths(s[Int(a)], s[Int(b)]) }
-                    let pa = path(a), pb = path(b)
-                    return pa == pb ? 0 : pa < pb ? -1 : 1
+                    return threeWay(path(a), path(b))
                 }
                 order.sort { a, b in
                     let order = comparePaths(a, b)

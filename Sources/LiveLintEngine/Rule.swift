@@ -231,36 +231,47 @@ public struct ScanContext: Sendable {
         let key = Self.folded(id)
         return !matches(key, stills: false).isEmpty || Self.contains(key, in: foldedMovieIDs)
     }
-    /// Every identifier carried by any still or movie, sorted, each once.
+    /// Every identifier carried by any still or movie, sorted, each once (see ``classes(_:)``
+    /// for which spelling of text `==` to another is shown).
     public var identifiers: [String] {
-        Self.sortedOnce(runs(stills: true, from: 1) + runs(stills: false, from: 1))
+        var out: [String] = []
+        classes { text, _, _ in out.append(text()) }
+        return out.sorted()
     }
 
     /// The identifiers carried by more than one still or by more than one movie, sorted, each
     /// once: what `duplicate-identifier` reports, found without building the text of the others.
     public var repeatedIdentifiers: [String] {
-        Self.sortedOnce(runs(stills: true, from: 2) + runs(stills: false, from: 2))
-    }
-
-    /// The identifiers of the stills (or movies) that `count` or more of them carry.
-    private func runs(stills: Bool, from count: Int) -> [String] {
-        let sorted = stills ? stillIDs : movieIDs
         var out: [String] = []
-        var start = 0
-        while start < sorted.count {
-            var end = start + 1
-            while end < sorted.count, pairs.compareIdentifiers(Int(sorted[start]), Int(sorted[end]), stills: stills) == 0 { end += 1 }
-            if end - start >= count { out.append(stills ? stillID(sorted[start]) : movieID(sorted[start])) }
-            start = end
+        classes { text, stills, movies in
+            if stills > 1 || movies > 1 { out.append(text()) }
         }
-        return out
+        return out.sorted()
     }
 
-    /// `ids` sorted as Swift orders strings, those `==` to the one before left out.
-    private static func sortedOnce(_ ids: [String]) -> [String] {
-        var out: [String] = []
-        for id in ids.sorted() where out.last != id { out.append(id) }
-        return out
+    /// Calls `body` for each identifier carried (texts `==` to one another count as one), with
+    /// how many stills and movies carry it and its text: the first still's in path order, else
+    /// the first movie's (what a merge of the two lists, stills first, showed). The identifiers
+    /// come in the key's order; distinct ones are never `==`, so any sort of their texts is one.
+    private func classes(_ body: (_ text: () -> String, _ stills: Int, _ movies: Int) -> Void) {
+        var i = 0, j = 0
+        while i < stillIDs.count || j < movieIDs.count {
+            let order = i >= stillIDs.count ? 1 : j >= movieIDs.count ? -1
+                : pairs.compareIdentifiers(Int(stillIDs[i]), stills: true, Int(movieIDs[j]), stills: false)
+            var iEnd = i, jEnd = j
+            if order <= 0 {
+                iEnd += 1
+                while iEnd < stillIDs.count, pairs.compareIdentifiers(Int(stillIDs[i]), Int(stillIDs[iEnd]), stills: true) == 0 { iEnd += 1 }
+            }
+            if order >= 0 {
+                jEnd += 1
+                while jEnd < movieIDs.count, pairs.compareIdentifiers(Int(movieIDs[j]), Int(movieIDs[jEnd]), stills: false) == 0 { jEnd += 1 }
+            }
+            let (still, movie) = (i, j)
+            body({ order <= 0 ? stillID(stillIDs[still]) : movieID(movieIDs[movie]) }, iEnd - i, jEnd - j)
+            i = iEnd
+            j = jEnd
+        }
     }
 
     /// The first index in `sorted` whose key is not below `key`.

@@ -9,7 +9,8 @@ import Darwin
 /// Folders are walked recursively in sorted order. Symbolic links are followed, but a folder is
 /// entered once only and never one that contains a scanned folder (tracked by device and inode),
 /// so link loops end and a link back up the tree does not escape it; a file reached twice (a
-/// link, a hard link) is listed once, under the first name met. Hidden entries (names starting
+/// link, a hard link) is listed once, under the first name met, each folder's entries taken in
+/// name order (`2023` before `2023-old`). Hidden entries (names starting
 /// with `.`) are skipped unless asked for. Nothing is opened for reading here.
 public struct LibraryWalker: Sendable {
     public struct Entry: Sendable, Hashable {
@@ -350,24 +351,12 @@ public struct LibraryWalker: Sendable {
             problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot list folder: \(Self.errnoText())"))
             return
         }
-        // Each entry with whether it is a folder (from the listing's type; a link or an entry of
-        // unknown type is asked), so that the entries are visited in the order of the paths they
-        // lead to: a folder sorts as its name and a `/` (`a.b`, `a/…`, `a0`), and the listing
-        // comes out of the walk in display-path order, sorted already (issue 13).
-        var names: [(name: String, isFolder: Bool)] = []
+        var names: [String] = []
         while let ent = readdir(dir) {
             let name = Self.entryName(ent)
             if name == "." || name == ".." { continue }
             if !includeHidden, name.hasPrefix(".") { continue }
-            var isFolder: Bool
-            switch ent.pointee.d_type {
-            case UInt8(DT_DIR): isFolder = true
-            case UInt8(DT_REG): isFolder = false
-            default:
-                var st = stat()
-                isFolder = fstatat(dirfd(dir), name, &st, 0) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
-            }
-            names.append((name, isFolder))
+            names.append(name)
         }
         // The folder stays open (a descriptor, not the listing's buffer) while its entries are
         // stat'ed relative to it: `fstatat` on a name looks up one component, where `stat` on the
@@ -377,9 +366,13 @@ public struct LibraryWalker: Sendable {
         let folder = depth < 64 ? fcntl(dirfd(dir), F_DUPFD_CLOEXEC, 0) : -1
         closedir(dir)
         defer { if folder >= 0 { close(folder) } }
-        names.sort { Self.visitOrder($0, $1) }
+        // In name order (which file of several links to one is listed rests on it): the paths
+        // then come out in display-path order but where a name begins a sibling's and goes on
+        // below `/` (`a` and `a.b`, `2023` and `2023-old`) or is not ASCII; the listing sorts
+        // those walks (issue 13).
+        names.sort()
         let separator = directory.hasSuffix("/") ? "" : "/"
-        for (name, _) in names {
+        for name in names {
             // The full path is made only where it is used (a folder to enter, a `stat` by path),
             // not for every file.
             func full() -> String { directory + separator + name }
@@ -403,25 +396,6 @@ public struct LibraryWalker: Sendable {
                 }
             default:
                 continue  // sockets, FIFOs, devices: never opened
-            }
-        }
-    }
-
-    /// True when entry `a` leads to paths before `b`'s, byte by byte: the name's bytes, then a
-    /// `/` for a folder (whose files' paths go on with one).
-    static func visitOrder(_ a: (name: String, isFolder: Bool), _ b: (name: String, isFolder: Bool)) -> Bool {
-        var x = a.name, y = b.name
-        return x.withUTF8 { p in
-            y.withUTF8 { q in
-                let n = min(p.count, q.count)
-                let c = n == 0 ? 0 : memcmp(p.baseAddress!, q.baseAddress!, n)
-                if c != 0 { return c < 0 }
-                // One name begins the other (or they are alike): what follows the shorter is its
-                // `/` when a folder, else nothing, which comes first.
-                let slash = UInt8(ascii: "/")
-                if p.count < q.count { return !a.isFolder || slash < q[n] }
-                if q.count < p.count { return b.isFolder && p[n] < slash }
-                return !a.isFolder && b.isFolder
             }
         }
     }

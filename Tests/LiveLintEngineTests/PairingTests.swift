@@ -236,6 +236,20 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
     #expect(scan.stills(withIdentifier: "not-a-uuid") == ["c/x.JPG", "d/x.JPG"])
 }
 
+/// Of identifiers `==` to one another but spelt apart (NFC, NFD), the one shown is the first
+/// still's in path order, else the first movie's, whichever list has the repeat.
+@Test func repeatedIdentifiersShowTheFirstStillsSpelling() {
+    let nfc = "CAF\u{C9}-0001", nfd = "CAFE\u{301}-0001"
+    for (stills, movies, shown) in [([nfc], [nfd, nfd], nfc), ([nfd, nfc], [nfc], nfd), ([], [nfd, nfc], nfd)] {
+        var files: [MediaFile] = []
+        for (i, id) in stills.enumerated() { files.append(.jpeg("s/IMG_\(i).JPG", id: id)) }
+        for (i, id) in movies.enumerated() { files.append(.mov("m/IMG_\(i + 5).MOV", id: id)) }
+        let scan = ScanContext(pairs: Pairing.pair(FileList(files).summaries))
+        #expect(scan.repeatedIdentifiers.map { Array($0.utf8) } == [Array(shown.utf8)], "\(stills) \(movies)")
+        #expect(scan.identifiers.map { Array($0.utf8) } == [Array(shown.utf8)])
+    }
+}
+
 /// An archive's pair and a loose file whose name holds a "!" can sort alike: the archive's pair
 /// comes first, as it always did (pairs of archives, then the others, in one stable sort).
 @Test func anArchivePairComesFirstOnATieWithALooseFile() {
@@ -248,9 +262,8 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
     }
 }
 
-/// Halves paired by one identifier share its string only when the bytes match: an identifier
-/// in another Unicode normalization (equal to Swift's `==`) keeps its own bytes in what the scan
-/// rules see.
+/// Halves paired by one identifier each keep their own bytes: an identifier in another Unicode
+/// normalization (equal to Swift's `==`) pairs, and keeps its spelling in what the scan rules see.
 @Test func halvesShareAnIdentifierOnlyByteForByte() {
     let nfc = "CAF\u{00C9}-0001", nfd = "CAFE\u{0301}-0001"
     #expect(nfc == nfd && !nfc.utf8.elementsEqual(nfd.utf8))

@@ -22,9 +22,11 @@ import Testing
     }
 
     /// A file summary keeps a `.livp` member's index with its rare fields: 56 bytes a summary in
-    /// an array (64 with the index inline); each member still knows its index, and other files -1.
+    /// an array (64 with the index inline), 136 a pair built from two (pairing keeps indices,
+    /// ``PairList``); each member still knows its index, and other files -1.
     @Test func fileSummaryKeepsAMembersIndexOutOfLine() {
         #expect(MemoryLayout<FileSummary>.stride == 56)
+        #expect(MemoryLayout<PairSummary>.stride == 136)
         let livp = MediaFile(path: "a.livp", kind: .livp, format: .zip,
                              members: [.jpeg("a.livp!IMG_1.JPG"), .mov("a.livp!IMG_1.MOV")])
         let summary = FileSummary(livp, slot: 3)
@@ -97,7 +99,7 @@ import Testing
         "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "ffffffff-ffff-ffff-ffff-ffffffffffff", "5C1F8D2A0B7E4F4C9A613D2E8C7B9F10",
         "{5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10}", "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F1", "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F100",
         "5C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F1G", "5C1F8D2A+0B7E-4F4C-9A61-3D2E8C7B9F10", "not-a-uuid", "", "CAF\u{C9}-0001",
-        "CAFE\u{301}-0001", "caf\u{E9}-0001",
+        "CAFE\u{301}-0001", "caf\u{E9}-0001", "\u{3B1}\u{345}\u{301}", "\u{3B1}\u{301}\u{345}",
     ]
 
     @Test func identifierKeysGiveTheTextBackAndOrderConsistently() {
@@ -122,7 +124,7 @@ import Testing
                 #expect(order.signum() == -IdentifierKey.compare(keys[j], keys[i]).signum())
                 #expect(FileSummary.compareIdentifiers(summaries[i], summaries[j]).signum() == order.signum())
                 #expect(FileSummary.compareIdentifier(summaries[i], with: keys[j]).signum() == order.signum())
-                #expect(IdentifierKey.differIgnoringCase(keys[i], keys[j]) == (a.uppercased() != b.uppercased()), "\(a) vs \(b)")
+                #expect(IdentifierKey.differIgnoringCase(keys[i], keys[j]) == (a != b && a.uppercased() != b.uppercased()), "\(a) vs \(b)")
                 if keys[i].form == .upperUUID, keys[j].form == .upperUUID {
                     #expect(order.signum() == (a == b ? 0 : a < b ? -1 : 1), "one case orders as its text: \(a) vs \(b)")
                 }
@@ -135,7 +137,10 @@ import Testing
             #expect(IdentifierKey.compare(a, c) < 0)
         } } }
         #expect(keys.map(\.form) == [.upperUUID, .lowerUUID, .text, .upperUUID, .upperUUID, .upperUUID, .upperUUID, .lowerUUID]
-            + Array(repeating: .text, count: 11))
+            + Array(repeating: .text, count: 13))
+        // Equal as strings, yet upper-cased to other scalars: no difference ignoring case.
+        let (x, y) = ("\u{3B1}\u{345}\u{301}", "\u{3B1}\u{301}\u{345}")
+        #expect(x == y && x.uppercased() != y.uppercased() && !IdentifierKey.differIgnoringCase(IdentifierKey(x), IdentifierKey(y)))
     }
 
     @Test func pairRecordKeepsWhatIsSet() {

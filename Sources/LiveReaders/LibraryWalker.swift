@@ -192,10 +192,16 @@ public struct LibraryWalker: Sendable {
         /// one of those files afterwards is a programming error.
         public mutating func release(below index: Int) {
             let below = Swift.min(index / Self.chunkSize, chunks.count)
+            guard released < below else { return }
             while released < below {
                 chunks[released] = Chunk()
                 released += 1
             }
+            // Hand the freed pages back to the system: a chunk's buffers (80 KiB or so) come from
+            // the heap, where the allocator keeps freed memory for reuse, while what the read
+            // builds meanwhile goes to large blocks of their own, so the listing's pages stayed
+            // resident beside everything read (issue 13).
+            HeapTrim.returnFreedPages()
         }
 
         /// The indices of the files whose display path ends with `suffix`, ignoring ASCII case
@@ -427,6 +433,22 @@ public struct LibraryWalker: Sendable {
 }
 
 extension LibraryWalker.Listing: LibraryWalker.Entries {}
+
+/// glibc's `malloc_trim`, looked up by name once: it hands the heap's free pages back to the
+/// system (`madvise`), which glibc otherwise keeps for reuse. Elsewhere (no such function) nothing
+/// is done. Not declared by the Glibc module, hence the lookup.
+enum HeapTrim {
+    private typealias Trim = @convention(c) (Int) -> Int32
+    private static let trim: Trim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
+
+    /// True when the C library has `malloc_trim` (glibc).
+    static var isAvailable: Bool { trim != nil }
+
+    /// Returns the heap's free pages to the system, when the C library can.
+    static func returnFreedPages() {
+        _ = trim?(0)
+    }
+}
 
 extension Array: LibraryWalker.Entries where Element == LibraryWalker.Entry {
     /// An array of entries is the caller's: nothing to free.

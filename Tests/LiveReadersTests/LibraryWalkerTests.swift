@@ -135,6 +135,15 @@ struct LibraryWalkerTests {
         #expect(!two.inOrder && byteOrdered(two) && two.count == 4)
     }
 
+    /// The listing hands the pages of the chunks it frees back to the system through glibc's
+    /// `malloc_trim`, found by name: on Linux it must be found, or the freed listing stays resident.
+    @Test func freedChunksCanBeHandedBack() {
+        #if os(Linux)
+        #expect(HeapTrim.isAvailable)
+        #endif
+        HeapTrim.returnFreedPages()
+    }
+
     /// A listing longer than one chunk (4,096 files) hands back every file in byte order with its
     /// own stat, finds sidecars across chunks, and once a read has released the files before an
     /// index, still hands back every file after it as before.

@@ -439,7 +439,12 @@ extension LibraryWalker.Listing: LibraryWalker.Entries {}
 /// is done. Not declared by the Glibc module, hence the lookup.
 enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
+    #if canImport(Glibc)
+    // A nil handle is RTLD_DEFAULT in glibc (not on Darwin, whose allocator has no such call).
     private static let trim: Trim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
+    #else
+    private static let trim: Trim? = nil
+    #endif
 
     /// True when the C library has `malloc_trim` (glibc).
     static var isAvailable: Bool { trim != nil }

@@ -35,7 +35,8 @@ public struct FileSummary: PairHalf {
         set { identifierKey = IdentifierKey(newValue) }
     }
 
-    /// The identifier's form and a UUID's bits: read in place, with no copy of the summary.
+    /// The identifier's form and a UUID's bits: read in place, with no copy of the summary (a
+    /// sort that compared whole summaries retained and released three references a comparison).
     var identifierBits: IdentifierKey.Bits {
         IdentifierKey.Bits(form: identifierForm, high: identifierHigh, low: identifierLow)
     }
@@ -155,7 +156,7 @@ extension FileSummary {
         if a.folder?.isASCII ?? true, b.folder?.isASCII ?? true,
            let order = a.name.utf8.withContiguousStorageIfAvailable({ an in
                b.name.utf8.withContiguousStorageIfAvailable { bn -> Int? in
-                   guard PathFolder.isASCII(an), PathFolder.isASCII(bn) else { return nil }
+                   guard PathText.isASCII(an), PathText.isASCII(bn) else { return nil }
                    return PathFolder.withBytes(a.folder) { af in
                        PathFolder.withBytes(b.folder) { bf in PathFolder.compareBytes(af, an, bf, bn) }
                    }
@@ -171,12 +172,6 @@ extension FileSummary {
         IdentifierKey.Bits.compare(a.identifierBits, b.identifierBits) ?? IdentifierKey.compare(a.identifierKey, b.identifierKey)
     }
 
-    /// ``compareIdentifiers(_:_:)`` on the summaries `a` and `b` point to, read in place: a sort's
-    /// comparison copies no summary (a copy retains its three references and releases them).
-    static func compareIdentifiers(_ a: UnsafePointer<FileSummary>, _ b: UnsafePointer<FileSummary>) -> Int {
-        IdentifierKey.Bits.compare(a.pointee.identifierBits, b.pointee.identifierBits)
-            ?? IdentifierKey.compare(a.pointee.identifierKey, b.pointee.identifierKey)
-    }
 
     /// ``IdentifierKey/compare(_:_:)`` on a summary's identifier and `key`.
     public static func compareIdentifier(_ a: FileSummary, with key: IdentifierKey) -> Int {
@@ -195,13 +190,9 @@ public final class PathFolder: Sendable {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         text = String(decoding: bytes, as: UTF8.self)
-        isASCII = Self.isASCII(bytes)
+        isASCII = PathText.isASCII(bytes)
     }
 
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte >= 0x80 { return false }
-        return true
-    }
 
     /// `body` on the bytes of `folder`'s text (none for no folder).
     static func withBytes<R>(_ folder: PathFolder?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -220,10 +211,8 @@ public final class PathFolder: Sendable {
             if a.0.isEmpty { return b.0.isEmpty ? 0 : -1 }
             if b.0.isEmpty { return 1 }
             let n = min(a.0.count, b.0.count)
-            for k in 0..<n {
-                let x = a.0[a.0.startIndex + k], y = b.0[b.0.startIndex + k]
-                if x != y { return x < y ? -1 : 1 }
-            }
+            let order = PathText.compare(UnsafeBufferPointer(rebasing: a.0.prefix(n)), UnsafeBufferPointer(rebasing: b.0.prefix(n)))
+            if order != 0 { return order }
             a.0 = a.0.dropFirst(n)
             b.0 = b.0.dropFirst(n)
         }

@@ -1,3 +1,5 @@
+import LiveModel
+
 /// A content identifier as a ``FileSummary`` holds it: a UUID in its canonical text (8-4-4-4-12
 /// hex digits, the letters all of one case, as cameras write it) as its 128 bits and that case,
 /// any other text as it is. A summary then holds its identifier without an allocation of its own
@@ -83,28 +85,8 @@ public struct IdentifierKey: Sendable {
 
     /// The bits and case of a canonical UUID of one case; nil for any other text.
     static func parse(_ identifier: String) -> (Form, UInt64, UInt64)? {
-        var bits: (UInt64, UInt64) = (0, 0)
-        var nibbles = 0, count = 0
-        var upper = false, lower = false
-        for byte in identifier.utf8 {
-            defer { count += 1 }
-            if count == 8 || count == 13 || count == 18 || count == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            guard count < 36 else { return nil }
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10; upper = true
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10; lower = true
-            default: return nil
-            }
-            if nibbles < 16 { bits.0 = bits.0 << 4 | UInt64(value) } else { bits.1 = bits.1 << 4 | UInt64(value) }
-            nibbles += 1
-        }
-        guard count == 36, !(upper && lower) else { return nil }
-        return (lower ? .lowerUUID : .upperUUID, bits.0, bits.1)
+        guard let uuid = ContentIdentifier.uuid(identifier), !(uuid.hasUpper && uuid.hasLower) else { return nil }
+        return (uuid.hasLower ? .lowerUUID : .upperUUID, uuid.high, uuid.low)
     }
 
     /// A total order of identifiers in which `compare(a, b) == 0` exactly when their texts are

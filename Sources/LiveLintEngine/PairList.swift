@@ -68,7 +68,7 @@ public struct PairList: RandomAccessCollection, Sendable {
 
     /// The identifier of the still (`stills`) or movie in pair `i`, as held (nil: no such half).
     public func identifierKey(_ i: Int, stills: Bool) -> IdentifierKey? {
-        read(stills ? spans[i].still : spans[i].movie) { $0.identifierKey }
+        read(half(i, stills)) { $0.identifierKey }
     }
 
     /// ``FileSummary/compareIdentifiers(_:_:)`` on the stills (`stills`) or movies of pairs `a`
@@ -80,7 +80,7 @@ public struct PairList: RandomAccessCollection, Sendable {
     /// ``FileSummary/compareIdentifiers(_:_:)`` on the still (`aStill`) or movie of pair `a` and
     /// the still (`bStill`) or movie of pair `b`, which both have one.
     public func compareIdentifiers(_ a: Int, stills aStill: Bool, _ b: Int, stills bStill: Bool) -> Int {
-        let x = aStill ? spans[a].still : spans[a].movie, y = bStill ? spans[b].still : spans[b].movie
+        let x = half(a, aStill), y = half(b, bStill)
         if let order = IdentifierKey.Bits.compare(bits(x), bits(y)) { return order }
         return read(x) { first in read(y) { FileSummary.compareIdentifiers(first, $0) }! }!
     }
@@ -95,7 +95,7 @@ public struct PairList: RandomAccessCollection, Sendable {
     /// ``IdentifierKey/compare(_:_:)`` of the identifier of the still (`stills`) or movie of pair
     /// `i`, which has one, with `key`.
     public func compareIdentifier(_ i: Int, stills: Bool, with key: IdentifierKey) -> Int {
-        let x = stills ? spans[i].still : spans[i].movie
+        let x = half(i, stills)
         if let order = IdentifierKey.Bits.compare(bits(x), key.bits) { return order }
         return read(x) { FileSummary.compareIdentifier($0, with: key) }!
     }
@@ -103,12 +103,15 @@ public struct PairList: RandomAccessCollection, Sendable {
     /// ``FileSummary/comparePaths(_:_:)`` on the stills (`stills`) or movies of pairs `a` and `b`,
     /// which both have one.
     public func comparePaths(_ a: Int, _ b: Int, stills: Bool) -> Int {
-        let x = stills ? spans[a].still : spans[a].movie, y = stills ? spans[b].still : spans[b].movie
-        return read(x) { first in read(y) { FileSummary.comparePaths(first, $0) }! }!
+        read(half(a, stills)) { first in read(half(b, stills)) { FileSummary.comparePaths(first, $0) }! }!
     }
 
     @inline(__always)
     private func half(_ index: Int32) -> FileSummary? { read(index) { $0 } }
+
+    /// The index of pair `i`'s still (`still`) or movie (-1: none).
+    @inline(__always)
+    private func half(_ i: Int, _ still: Bool) -> Int32 { still ? spans[i].still : spans[i].movie }
 
     @inline(__always)
     private func read<T>(_ index: Int32, _ body: (FileSummary) -> T) -> T? {

@@ -200,7 +200,9 @@ public enum Pairing {
                 for (i, file) in list.enumerated() where f[Int(file)].hasContentIdentifier { positions.append(Int32(i)) }
                 list.withUnsafeBufferPointer { l in
                     positions.sort { a, b in
-                            let order = FileSummary.compareIdentifiers(f.baseAddress! + Int(l[Int(a)]), f.baseAddress! + Int(l[Int(b)]))
+                            let x = Int(l[Int(a)]), y = Int(l[Int(b)])
+                            let order = IdentifierKey.Bits.compare(f[x].identifierBits, f[y].identifierBits)
+                                ?? FileSummary.compareIdentifiers(f[x], f[y])
                         return order != 0 ? order < 0 : a < b
                     }
                 }
@@ -267,11 +269,9 @@ public enum Pairing {
             case (.entries(let a), .entries(let b)):
                 return threeWay(a[i].key, b[j].key)
             case (.identifiers(let pa, let la, let fa), .identifiers(let pb, let lb, let fb)):
-                return fa.withUnsafeBufferPointer { x in
-                    fb.withUnsafeBufferPointer { y in
-                        FileSummary.compareIdentifiers(x.baseAddress! + Int(la[Int(pa[i])]), y.baseAddress! + Int(lb[Int(pb[j])]))
-                    }
-                }
+                let x = Int(la[Int(pa[i])]), y = Int(lb[Int(pb[j])])
+                return IdentifierKey.Bits.compare(fa[x].identifierBits, fb[y].identifierBits)
+                    ?? FileSummary.compareIdentifiers(fa[x], fb[y])
             default:
                 preconditionFailure("keys of one match are made one way")
             }

@@ -30,10 +30,21 @@ extension PathText {
     @inlinable
     public static func withASCII<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         var text = text
-        return text.withUTF8 { bytes -> R? in
-            for byte in bytes where byte >= 0x80 { return nil }
-            return body(bytes)
-        }
+        return text.withUTF8 { bytes -> R? in isASCII(bytes) ? body(bytes) : nil }
+    }
+
+    /// True when every byte is below 0x80.
+    @inlinable
+    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
+    }
+
+    /// How two byte strings order, byte by byte (-1, 0 or 1; a string before every longer one it
+    /// begins): the order of UTF-8 paths in a listing, and of ASCII text as Swift orders it.
+    public static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+        return a.count == b.count ? 0 : a.count < b.count ? -1 : 1
     }
 
     /// `bytes[range]` as a string, ASCII letters lower-cased.

@@ -106,25 +106,35 @@ public enum FourCC {
 /// Facts about content identifiers.
 public enum ContentIdentifier {
     /// True for an 8-4-4-4-12 hexadecimal UUID, either case (`E905E6C6-C747-4805-942F-9904A0281F02`).
-    public static func isUUID(_ s: String) -> Bool {
-        // One pass over the bytes: every file of a scan is asked (`identifier-not-uuid`).
-        var count = 0
+    public static func isUUID(_ s: String) -> Bool { uuid(s) != nil }
+
+    /// An 8-4-4-4-12 hexadecimal UUID's 128 bits and whether its letters include upper and lower
+    /// case ones; nil for any other text. One pass over the bytes: every file of a scan is asked
+    /// (`identifier-not-uuid`, and a scan's summary, which holds a UUID as its bits).
+    public static func uuid(_ s: String) -> (high: UInt64, low: UInt64, hasUpper: Bool, hasLower: Bool)? {
+        var high: UInt64 = 0, low: UInt64 = 0
+        var count = 0, hasUpper = false, hasLower = false
         for byte in s.utf8 {
+            defer { count += 1 }
             switch count {
             case 8, 13, 18, 23:
-                guard byte == UInt8(ascii: "-") else { return false }
-            case 36:
-                return false
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            case 36...:
+                return nil
             default:
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
-                    break
-                default:
-                    return false
-                }
+                break
             }
-            count += 1
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10; hasUpper = true
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10; hasLower = true
+            default: return nil
+            }
+            // The first 16 hex digits (up to byte 18) are the high word.
+            if count < 19 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
         }
-        return count == 36
+        return count == 36 ? (high, low, hasUpper, hasLower) : nil
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LiveModel
 
 /// Finds the files to lint under the paths a user gave.
 ///
@@ -73,8 +74,6 @@ public struct LibraryWalker: Sendable {
         private var released = 0
         /// True while every display path appended came after the one before, byte by byte.
         private(set) var inOrder = true
-        /// The display path appended last (to tell whether the next comes after it).
-        private var last: [UInt8] = []
         private var isSorted = false
 
         /// Files: their display paths back to back, and per file where its path is in `bytes`,
@@ -110,11 +109,11 @@ public struct LibraryWalker: Sendable {
             precondition(!isSorted, "a listing takes no file once sorted")
             var display = display
             display.withUTF8 { path in
-                if inOrder, total > 0 {
-                    inOrder = last.withUnsafeBufferPointer { Self.order($0, path) } < 0
+                if inOrder, let chunk = chunks.last, let previous = chunk.records.last {
+                    inOrder = chunk.bytes.withUnsafeBufferPointer { b in
+                        PathText.compare(UnsafeBufferPointer(rebasing: b[Int(previous.offset)..<(Int(previous.offset) + Int(previous.length))]), path)
+                    } < 0
                 }
-                last.removeAll(keepingCapacity: true)
-                last.append(contentsOf: path)
                 add(path, root: root, displayPrefix: displayPrefix.map(UInt32.init) ?? .max, stat: stat)
             }
         }
@@ -146,19 +145,12 @@ public struct LibraryWalker: Sendable {
             if !chunk.stats.isEmpty { chunk.stats = chunk.stats.withUnsafeBufferPointer { [FileStat]($0) } }
         }
 
-        /// memcmp's sign for two display paths, a path before every longer one it begins.
-        private static func order(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-            let n = Swift.min(a.count, b.count)
-            let c = n == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, n))
-            return c != 0 ? c : a.count == b.count ? 0 : a.count < b.count ? -1 : 1
-        }
 
         /// Puts the files in display-path order, byte by byte. A listing appended in order is
         /// sorted already; any other is copied into new chunks in order, the old ones then freed.
         mutating func sort() {
             precondition(!isSorted, "a listing is sorted once, when the walk is done")
             isSorted = true
-            last = []
             if let end = chunks.indices.last { Self.trim(&chunks[end]) }
             guard !inOrder else { return }
             let old = chunks
@@ -175,7 +167,7 @@ public struct LibraryWalker: Sendable {
             }
             // Stable: paths alike (one file given twice over) keep the order they came in.
             order.sort { x, y in
-                let c = path(x) { a in path(y) { b in Self.order(a, b) } }
+                let c = path(x) { a in path(y) { b in PathText.compare(a, b) } }
                 return c != 0 ? c < 0 : (x.chunk, x.record) < (y.chunk, y.record)
             }
             chunks = []

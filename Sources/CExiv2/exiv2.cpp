@@ -215,8 +215,16 @@ void collectText(const Data &data, llx_family family, PropertyList &list) {
 class PreadIo : public Exiv2::BasicIo {
 public:
     explicit PreadIo(const std::string &path) : path_(path) {}
-    // A file the caller has open and keeps: read, never closed here; `size` until open() looks.
-    PreadIo(int fd, size_t size, const std::string &path) : path_(path), fd_(fd), ownsFd_(false), size_(size) {}
+    // A file the caller has open and keeps: read, never closed here, its size as the caller's
+    // fstat saw it (open() does not ask again); `head` is its first bytes, already read, which
+    // become the read-ahead window.
+    PreadIo(int fd, size_t size, const std::string &path, const Exiv2::byte *head, size_t headLength)
+        : path_(path), fd_(fd), ownsFd_(false), size_(size) {
+        if (head != nullptr) {
+            windowLength_ = std::min({headLength, sizeof(window_), size});
+            std::memcpy(window_, head, windowLength_);
+        }
+    }
     ~PreadIo() override {
         munmap();
         if (fd_ >= 0 && ownsFd_) ::close(fd_);
@@ -229,17 +237,21 @@ public:
             fd_ = fd;
         }
         // Opened again (exiv2 opens once to sniff the type and again to read): the same
-        // descriptor, from the start, with the size taken afresh. A file whose size changed in
-        // between loses its mapping (never mapped past its end) and its read-ahead window; an
-        // unchanged one keeps the window, so the header is not read once per open.
-        struct stat st;
-        if (::fstat(fd_, &st) != 0 || st.st_size < 0) return 1;
-        if (static_cast<size_t>(st.st_size) != size_) {
-            munmap();
-            windowStart_ = 0;
-            windowLength_ = 0;
+        // descriptor, from the start. A file of our own has its size taken afresh: one whose size
+        // changed in between loses its mapping (never mapped past its end) and its read-ahead
+        // window; an unchanged one keeps the window, so the header is not read once per open.
+        // The caller's descriptor keeps the size the caller saw (a file that shrinks under the
+        // read ends early, as any read past its end).
+        if (ownsFd_) {
+            struct stat st;
+            if (::fstat(fd_, &st) != 0 || st.st_size < 0) return 1;
+            if (static_cast<size_t>(st.st_size) != size_) {
+                munmap();
+                windowStart_ = 0;
+                windowLength_ = 0;
+            }
+            size_ = static_cast<size_t>(st.st_size);
         }
-        size_ = static_cast<size_t>(st.st_size);
         open_ = true;
         pos_ = 0;
         eof_ = false;
@@ -286,16 +298,19 @@ public:
                 pos_ += n;
                 continue;
             }
-            size_t want = static_cast<size_t>(rcount - done);
+            // Never past the end (the kernel would only answer 0 there): a read that reaches it
+            // stops there, as FileIo's does, and sets eof.
+            size_t asked = static_cast<size_t>(rcount - done);
+            size_t want = std::min(asked, size_ - pos_);
             if (want >= sizeof(window_)) {
                 ssize_t n = preadFully(buf + done, want, pos_);
                 if (n < 0) return fail(done);
                 done += n;
                 pos_ += static_cast<size_t>(n);
-                if (static_cast<size_t>(n) < want) eof_ = true;
+                if (static_cast<size_t>(n) < asked) eof_ = true;
                 break;
             }
-            ssize_t n = preadFully(window_, sizeof(window_), pos_);
+            ssize_t n = preadFully(window_, std::min(sizeof(window_), size_ - pos_), pos_);
             if (n < 0) return fail(done);
             windowStart_ = pos_;
             windowLength_ = static_cast<size_t>(n);
@@ -470,14 +485,14 @@ llx_status llx_read_path(const char *path, const char *const *key_prefixes, size
     });
 }
 
-llx_status llx_read_fd(int fd, int64_t size, const char *path, const char *const *key_prefixes,
-                       size_t prefix_count, llx_image_info **out, char **error) {
+llx_status llx_read_fd(int fd, int64_t size, const char *path, const unsigned char *head, size_t head_length,
+                       const char *const *key_prefixes, size_t prefix_count, llx_image_info **out, char **error) {
     return guarded(error, [&]() -> llx_status {
         if (fd < 0 || size < 0) {
             setError(error, "no open file");
             return LLX_ERR_IO;
         }
-        Exiv2::BasicIo::AutoPtr io(new PreadIo(fd, static_cast<size_t>(size), path != nullptr ? path : ""));
+        Exiv2::BasicIo::AutoPtr io(new PreadIo(fd, static_cast<size_t>(size), path != nullptr ? path : "", head, head_length));
         return readImage(io, key_prefixes, prefix_count, out, error);
     });
 }

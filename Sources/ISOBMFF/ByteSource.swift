@@ -43,11 +43,21 @@ public struct MemoryByteSource: ByteSource {
 /// A file opened read-only (`O_RDONLY | O_CLOEXEC`) and read with `pread`. It never writes.
 /// The descriptor is closed when the last reference goes away. `bytesRead` counts every byte
 /// returned, for performance reports (the movie reader never reads `mdat` payloads it does not need).
+///
+/// Its first ``headLength`` bytes (the whole of a small file) are read once, when it is opened,
+/// and every read inside them is served from memory: sniffing, the top-level box headers, the
+/// still's first read-ahead window (``head``). A small file costs one `pread` instead of one per
+/// box and segment (issue 13: a fixture pair cost fifteen).
 public final class FileByteSource: ByteSource, @unchecked Sendable {
-    // @unchecked: `fd` and `size` are immutable after init; the counter is guarded by `lock`.
+    // @unchecked: `fd`, `size` and `head` are immutable after init; the counter is guarded by `lock`.
     private let fd: Int32
     public let size: Int64
     public let path: String
+    /// The file's first `min(size, headLength)` bytes as read when it was opened; empty when that
+    /// read failed (each read then goes to the file, and says why it fails).
+    public let head: [UInt8]
+    /// Bytes read when a file is opened: four pages, exiv2's read-ahead window.
+    public static let headLength = 16 * 1024
     private let lock = Lock()
     private var _bytesRead: Int64 = 0
     private var _reads: Int = 0
@@ -92,6 +102,25 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
         }
         self.fd = fd
         self.size = Int64(st.st_size)
+        self.head = Self.readHead(fd, size: Int(min(Int64(st.st_size), Int64(Self.headLength))))
+    }
+
+    /// `count` bytes from the start, or none when they cannot all be read.
+    private static func readHead(_ fd: Int32, size count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var failed = false
+        let head = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                done += n
+            }
+            failed = done < count
+            initialized = failed ? 0 : count
+        }
+        return failed ? [] : head
     }
 
     deinit { close(fd) }
@@ -104,6 +133,13 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     public func read(at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
         try checkRange(offset, count)
         if count == 0 { return [] }
+        if offset + Int64(count) <= Int64(head.count) {
+            lock.withLock {
+                _bytesRead += Int64(count)
+                _reads += 1
+            }
+            return Array(head[Int(offset)..<(Int(offset) + count)])
+        }
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         var failure: Int32 = 0

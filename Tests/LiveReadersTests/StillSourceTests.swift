@@ -1,7 +1,7 @@
 import Foundation
 import ISOBMFF
 import LiveModel
-import LiveReaders
+@testable import LiveReaders
 import Testing
 import TestSupport
 
@@ -36,6 +36,36 @@ import TestSupport
             // Still open, and read from the start: exiv2 neither closed it nor moved it.
             #expect(try source.read(at: 0, count: 2) == [0xFF, 0xD8] || source.size > 12, "\(path)")
         }
+    }
+
+    /// exiv2 starting from the bytes the source read when it opened the file (its first read-ahead
+    /// window) reads what it reads through the descriptor alone: whole stills, and stills cut
+    /// just before, at and after the end of that window, and one byte short.
+    @Test func fromTheHeadTheSameAsThroughTheDescriptor() throws {
+        let head = FileByteSource.headLength
+        let paths = Self.stills()
+        #expect(paths.count >= 10)
+        var cut = 0
+        for path in paths {
+            let bytes = try FileByteSource(path: path).read(at: 0, count: Int(try FileByteSource(path: path).size))
+            var lengths = [bytes.count]
+            if bytes.count > head + 1 {
+                lengths += [head - 1, head, head + 1, bytes.count - 1]
+                cut += 1
+            }
+            for length in lengths {
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-head-\(UUID().uuidString)")
+                try Data(bytes.prefix(length)).write(to: url)
+                defer { try? FileManager.default.removeItem(at: url) }
+                let source = try FileByteSource(path: url.path)
+                let fromHead = StillReader.read(source: source, options: .init(), fromHead: true)
+                let throughDescriptor = StillReader.read(source: source, options: .init(), fromHead: false)
+                #expect(String(reflecting: fromHead.still) == String(reflecting: throughDescriptor.still), "\(path) \(length)")
+                #expect(fromHead.error == throughDescriptor.error, "\(path) \(length)")
+                #expect(fromHead.warnings == throughDescriptor.warnings, "\(path) \(length)")
+            }
+        }
+        #expect(cut > 0, "no still larger than the head to cut")
     }
 
     @Test(arguments: StillErrorTests.cases)

@@ -80,11 +80,13 @@ llx_status llx_read_path(const char *path, const char *const *key_prefixes, size
 
 /*
  * The same, from a file the caller has open (`fd`, read with pread(2) and never closed here; its
- * size `size` as the caller's fstat(2) saw it), shown as `path` in messages: no second open, and
- * no lookup of the path, per image.
+ * size `size` as the caller's fstat(2) saw it, not asked again), shown as `path` in messages: no
+ * second open, and no lookup of the path, per image. `head`/`head_length` (NULL/0 for none) are
+ * the file's first bytes as the caller already read them: exiv2 reads them from there instead of
+ * asking the kernel again (a small file is then read once in all).
  */
-llx_status llx_read_fd(int fd, int64_t size, const char *path, const char *const *key_prefixes,
-                       size_t prefix_count, llx_image_info **out, char **error);
+llx_status llx_read_fd(int fd, int64_t size, const char *path, const unsigned char *head, size_t head_length,
+                       const char *const *key_prefixes, size_t prefix_count, llx_image_info **out, char **error);
 
 /* The same, from bytes in memory (e.g. a `.livp` member). The buffer is only read. */
 llx_status llx_read_buffer(const unsigned char *data, size_t length, const char *const *key_prefixes,

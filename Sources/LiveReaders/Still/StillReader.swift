@@ -64,11 +64,19 @@ public enum StillReader {
 
     /// Reads the file `source` has open (shown as its path): exiv2 reads through the same
     /// descriptor, with no second open and no lookup of the path (each was a path walk in the
-    /// kernel, per still).
+    /// kernel, per still), and starts from the bytes the source read when it opened the file.
     public static func read(source: FileByteSource, options: StillReadOptions = .init()) -> StillReadResult {
+        read(source: source, options: options, fromHead: true)
+    }
+
+    /// `fromHead` false: exiv2 reads every byte through the descriptor (tests compare the two).
+    static func read(source: FileByteSource, options: StillReadOptions, fromHead: Bool) -> StillReadResult {
+        let head = fromHead ? source.head : []
         let result = source.withDescriptor { fd in
-            run(options) { prefixes, count, out, error in
-                llx_read_fd(fd, source.size, source.path, prefixes, count, out, error)
+            head.withUnsafeBufferPointer { head in
+                run(options) { prefixes, count, out, error in
+                    llx_read_fd(fd, source.size, source.path, head.baseAddress, head.count, prefixes, count, out, error)
+                }
             }
         }
         guard let error = result.error, error.category != .io,

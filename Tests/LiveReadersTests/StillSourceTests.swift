@@ -68,6 +68,27 @@ import TestSupport
         #expect(cut > 0, "no still larger than the head to cut")
     }
 
+    /// exiv2 maps a TIFF whole, at the size the source saw when it opened the file. One cut
+    /// shorter since is refused with an error on that file, never mapped past its end (touching
+    /// a page there would be SIGBUS, the end of the whole scan).
+    @Test func aTIFFCutShorterAfterItWasOpenedIsAnErrorNotACrash() throws {
+        // Little-endian TIFF header whose first IFD (one entry, ImageWidth) sits 96 KiB in.
+        let ifd = 96 * 1024
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + withUnsafeBytes(of: UInt32(ifd).littleEndian, Array.init)
+        bytes += [UInt8](repeating: 0, count: ifd - bytes.count)
+        bytes += [1, 0, 0x00, 0x01, 3, 0, 1, 0, 0, 0, 64, 0, 0, 0] + [0, 0, 0, 0]
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-cut-\(UUID().uuidString).tif")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let whole = StillReader.read(source: try FileByteSource(path: url.path))
+        #expect(whole.error == nil, "\(String(describing: whole.error))")
+        let source = try FileByteSource(path: url.path)
+        #expect(truncate(url.path, 4096) == 0)
+        let cut = StillReader.read(source: source)
+        #expect(cut.still == nil)
+        #expect(cut.error?.message.contains("changed while it was read") == true, "\(String(describing: cut.error))")
+    }
+
     @Test(arguments: StillErrorTests.cases)
     func badFilesGiveTheSameError(_ c: StillErrorTests.Case) throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-still-\(UUID().uuidString)")

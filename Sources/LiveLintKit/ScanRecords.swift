@@ -22,15 +22,50 @@ import LiveModel
 ///
 /// Not `Sendable`: the scan's consuming task fills it, then the engine reads it, one after the other.
 final class ScanRecords: FileStore {
-    private enum Slot {
-        case held(MediaFile)
-        /// The record at `offset`, `count` bytes: the file's path (its length in 4 bytes, then
-        /// its bytes), then its ``RecordCodec`` encoding. The path waits on disk with the record,
-        /// so a slot is 16 bytes, not 32 (issue 13: one slot a file of the library).
-        case spilled(offset: Int64, count: Int32, kind: FileKind, format: ContainerFormat)
+    /// Where a file's record is, in 8 bytes (issue 13: one slot a file of the library; the enum
+    /// of a record held or spilled took 16): a record held in memory is its index in ``held``; a
+    /// spilled one is the record at `offset`, `count` bytes (the file's path, its length in 4
+    /// bytes then its bytes, then its ``RecordCodec`` encoding; the path waits on disk with the
+    /// record, so a slot holds no string), with the file's kind and format for when it cannot be
+    /// read back. A record too big for the fields, or past their offset, is held instead.
+    struct Slot: Equatable {
+        let bits: UInt64
+
+        static let heldFlag: UInt64 = 1 << 63
+        static let offsetBits = 38, countBits = 19, kindBits = 2, formatBits = 4
+        /// Past this many bytes of spill file (256 GiB), records are held.
+        static let maxOffset = Int64(1) << offsetBits
+        /// A record of this many bytes or more (512 KiB) is held.
+        static let maxCount = 1 << countBits
+        static let kinds = FileKind.allCases
+        static let formats = ContainerFormat.allCases
+
+        static func held(_ index: Int) -> Slot { Slot(bits: heldFlag | UInt64(index)) }
+
+        /// A spilled record's slot, or nil when it does not fit.
+        static func spilled(offset: Int64, count: Int, kind: FileKind, format: ContainerFormat) -> Slot? {
+            guard offset >= 0, offset < maxOffset, count >= 0, count < maxCount,
+                  let k = kinds.firstIndex(of: kind), let f = formats.firstIndex(of: format) else { return nil }
+            var bits = UInt64(offset)
+            bits |= UInt64(count) << offsetBits
+            bits |= UInt64(k) << (offsetBits + countBits)
+            bits |= UInt64(f) << (offsetBits + countBits + kindBits)
+            return Slot(bits: bits)
+        }
+
+        /// The index in ``held`` of a record held in memory.
+        var heldIndex: Int? { bits & Self.heldFlag != 0 ? Int(bits & ~Self.heldFlag) : nil }
+
+        private func field(_ shift: Int, _ width: Int) -> Int { Int((bits >> UInt64(shift)) & ((1 << UInt64(width)) - 1)) }
+        var offset: Int64 { Int64(field(0, Self.offsetBits)) }
+        var count: Int { field(Self.offsetBits, Self.countBits) }
+        var kind: FileKind { Self.kinds[field(Self.offsetBits + Self.countBits, Self.kindBits)] }
+        var format: ContainerFormat { Self.formats[field(Self.offsetBits + Self.countBits + Self.kindBits, Self.formatBits)] }
     }
 
     private var slots: [Slot] = []
+    /// The records held in memory, in the order they were kept.
+    private var held: [MediaFile] = []
     /// Bytes a slot takes in the list (for the tests).
     static var slotStride: Int { MemoryLayout<Slot>.stride }
     /// The spill file, -1 when records are held in memory.
@@ -104,18 +139,25 @@ final class ScanRecords: FileStore {
     func append(_ file: MediaFile, encoded bytes: [UInt8]?) -> Int {
         let slot = slots.count
         let pathLength = file.path.utf8.count
-        if spilling, let bytes, bytes.count + pathLength + 4 < Int(Int32.max) {
-            let offset = end + Int64(buffer.count)
+        if spilling, let bytes,
+           let spilled = Slot.spilled(offset: end + Int64(buffer.count), count: pathLength + 4 + bytes.count,
+                                      kind: file.kind, format: file.format) {
             withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer += $0 }
             buffer += file.path.utf8
             buffer += bytes
-            slots.append(.spilled(offset: offset, count: Int32(pathLength + 4 + bytes.count), kind: file.kind, format: file.format))
+            slots.append(spilled)
             spilledCount += 1
             if buffer.count >= Self.bufferSize { flush() }
         } else {
-            slots.append(.held(file))
+            slots.append(hold(file))
         }
         return slot
+    }
+
+    /// `file` kept in memory: its slot.
+    private func hold(_ file: MediaFile) -> Slot {
+        held.append(file)
+        return .held(held.count - 1)
     }
 
     /// Writes the buffered records to the spill file; when it cannot, holds them in memory and
@@ -146,11 +188,12 @@ final class ScanRecords: FileStore {
     private func holdBuffered() {
         buffer.withUnsafeBytes { bytes in
             for slot in firstBuffered..<slots.count {
-                guard case let .spilled(offset, count, kind, format) = slots[slot] else { continue }
-                let start = Int(offset - end)
-                let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(count))]))
-                slots[slot] = .held(file ?? MediaFile(path: path, kind: kind, format: format,
-                                                      error: ReadIssue(.io, "livelint could not keep its record of this file")))
+                let spilled = slots[slot]
+                guard spilled.heldIndex == nil else { continue }
+                let start = Int(spilled.offset - end)
+                let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + spilled.count)]))
+                slots[slot] = hold(file ?? MediaFile(path: path, kind: spilled.kind, format: spilled.format,
+                                                     error: ReadIssue(.io, "livelint could not keep its record of this file")))
                 spilledCount -= 1
             }
         }
@@ -163,28 +206,24 @@ final class ScanRecords: FileStore {
     /// True when `summary`'s record is held in memory.
     func isHeld(_ summary: FileSummary) -> Bool {
         flush()
-        if case .held = slots[summary.slot] { return true }
-        return false
+        return slots[summary.slot].heldIndex != nil
     }
 
     func file(atSlot slot: Int) -> MediaFile {
         flush()
-        switch slots[slot] {
-        case .held(let file):
-            return file
-        case let .spilled(offset, count, kind, format):
-            var read: (path: String, file: MediaFile?) = ("", nil)
-            if let mapped = mappedRecord(offset: offset, count: Int(count)) {
-                // Decoded where it lies: no copy, no system call.
-                read = decode(mapped)
-                releaseMappedPages(after: Int(count))
-            } else if let bytes = try? readBack()?.read(at: offset, count: Int(count)) {
-                read = bytes.withUnsafeBytes { decode($0) }
-            }
-            // When not even the path came back, the caller that knows it puts it in (``FileStore/file(_:)``).
-            return read.file ?? MediaFile(path: read.path, kind: kind, format: format,
-                                          error: ReadIssue(.io, "livelint could not read back its temporary record of this file (in \(directory))"))
+        let spilled = slots[slot]
+        if let index = spilled.heldIndex { return held[index] }
+        var read: (path: String, file: MediaFile?) = ("", nil)
+        if let mapped = mappedRecord(offset: spilled.offset, count: spilled.count) {
+            // Decoded where it lies: no copy, no system call.
+            read = decode(mapped)
+            releaseMappedPages(after: spilled.count)
+        } else if let bytes = try? readBack()?.read(at: spilled.offset, count: spilled.count) {
+            read = bytes.withUnsafeBytes { decode($0) }
         }
+        // When not even the path came back, the caller that knows it puts it in (``FileStore/file(_:)``).
+        return read.file ?? MediaFile(path: read.path, kind: spilled.kind, format: spilled.format,
+                                      error: ReadIssue(.io, "livelint could not read back its temporary record of this file (in \(directory))"))
     }
 
     /// A spilled record's path and file (nil when the record does not decode; the path "" when

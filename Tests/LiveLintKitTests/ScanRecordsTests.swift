@@ -161,11 +161,46 @@ import Testing
         }
     }
 
-    /// A spilled record carries its path in the temporary file, so a slot holds no string: 16
+    /// A slot packs a spilled record's offset, length, kind and format into 8 bytes, and gives
+    /// each back as it was, at the edges of its fields; what does not fit is refused (and held).
+    @Test func slotsPackAndUnpack() {
+        typealias Slot = ScanRecords.Slot
+        for kind in FileKind.allCases {
+            for format in ContainerFormat.allCases {
+                for (offset, count) in [(Int64(0), 0), (Slot.maxOffset - 1, Slot.maxCount - 1), (12_345, 300), (Slot.maxOffset / 2 + 7, 1)] {
+                    let slot = Slot.spilled(offset: offset, count: count, kind: kind, format: format)
+                    #expect(slot?.offset == offset && slot?.count == count && slot?.kind == kind && slot?.format == format,
+                            "\(offset) \(count) \(kind) \(format)")
+                    #expect(slot?.heldIndex == nil)
+                }
+            }
+        }
+        #expect(Slot.spilled(offset: Slot.maxOffset, count: 1, kind: .still, format: .jpeg) == nil)
+        #expect(Slot.spilled(offset: 0, count: Slot.maxCount, kind: .still, format: .jpeg) == nil)
+        #expect(Slot.spilled(offset: -1, count: 1, kind: .still, format: .jpeg) == nil)
+        #expect(Slot.held(0).heldIndex == 0 && Slot.held(1 << 40).heldIndex == 1 << 40)
+    }
+
+    /// A record too long for a slot's length field is held in memory while the records around
+    /// it are spilled, and each comes back as it went in.
+    @Test func aRecordTooLongForASlotIsHeld() {
+        let records = ScanRecords(spill: true)
+        #expect(records.isSpilling)
+        let files = (0..<3).map { MediaFile.jpeg("a/IMG_\($0).JPG") }
+        let long = [UInt8](repeating: 7, count: ScanRecords.Slot.maxCount)
+        let slots = [records.append(files[0], encoded: RecordCodec.encode(files[0])),
+                     records.append(files[1], encoded: long),
+                     records.append(files[2], encoded: RecordCodec.encode(files[2]))]
+        #expect(records.spilledCount == 2)
+        #expect(files.indices.map { records.isHeld(FileSummary(files[$0], slot: slots[$0])) } == [false, true, false])
+        #expect(files.indices.allSatisfy { RecordCodecTests.dumped(records.file(atSlot: slots[$0])) == RecordCodecTests.dumped(files[$0]) })
+    }
+
+    /// A spilled record carries its path in the temporary file, so a slot holds no string: 8
     /// bytes a file of the library. A record that cannot be read back at all, path included,
     /// still names its file: the summary puts the path in.
     @Test func slotsHoldNoPath() {
-        #expect(ScanRecords.slotStride == 16)
+        #expect(ScanRecords.slotStride == 8)
         struct Lost: FileStore {
             var count: Int { 1 }
             func file(atSlot slot: Int) -> MediaFile {

@@ -43,8 +43,8 @@ public enum Pairing {
             case .still, .movie: loose.append(Int32(i))
             case .livp:
                 let members = files[i].members ?? []
-                let halves = members.indices.filter { members[$0].kind == .still || members[$0].kind == .movie }.map { Int32($0) }
-                let made = pairHalves(halves, of: members, ranks: nil)
+                var halves = members.indices.filter { members[$0].kind == .still || members[$0].kind == .movie }.map { Int32($0) }
+                let made = pairHalves(&halves, of: members, ranks: nil)
                 for m in made {
                     var pair = m.summary(in: members)
                     if pair.isComplete { pair.pairedBy = .archive }
@@ -56,8 +56,7 @@ public enum Pairing {
         }
         archived.sort(by: pairOrder)
         let ranks = PathRanks(files)
-        var made = pairHalves(loose, of: files, ranks: ranks)
-        loose = []
+        var made = pairHalves(&loose, of: files, ranks: ranks)
         // pairOrder's order, its paths compared by rank (or in place).
         files.withUnsafeBufferPointer { f in
             func compare(_ a: Int32, _ b: Int32) -> Int { ranks?.compare(a, b) ?? FileSummary.comparePaths(f[Int(a)], f[Int(b)]) }
@@ -122,13 +121,18 @@ public enum Pairing {
 
     /// Pairs the halves `halves` (indices into `files`, stills and movies); `ranks`, when the
     /// files have them, orders their paths.
-    private static func pairHalves(_ halves: [Int32], of files: [FileSummary], ranks: PathRanks?) -> [Made] {
+    /// The lists of halves are sorted and cut down where they lie, `halves` emptied once split
+    /// (issue 13: each copy of a list was 4 bytes a file of the library, at the scan's peak).
+    private static func pairHalves(_ halves: inout [Int32], of files: [FileSummary], ranks: PathRanks?) -> [Made] {
         let order: (Int32, Int32) -> Bool = {
             let a = files[Int($0)], b = files[Int($1)]
             return fileOrder(a, b, pathOrder: ranks?.compare($0, $1) ?? FileSummary.comparePaths(a, b))
         }
-        var stills = halves.filter { files[Int($0)].kind == .still }.sorted(by: order)
-        var movies = halves.filter { files[Int($0)].kind == .movie }.sorted(by: order)
+        var stills = halves.filter { files[Int($0)].kind == .still }
+        var movies = halves.filter { files[Int($0)].kind == .movie }
+        halves = []
+        stills.sort(by: order)
+        movies.sort(by: order)
         var pairs: [Made] = []
 
         // 1 and 2: by identifier, exact, then ignoring case.
@@ -137,11 +141,8 @@ public enum Pairing {
                 guard let id = file.contentIdentifier else { return nil }
                 return fold ? ScanContext.folded(id) : id
             }
-            let (made, s, m) = match(stills, movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true,
-                                     byIdentifier: !fold)
-            pairs += made
-            stills = s
-            movies = m
+            pairs += match(&stills, &movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true,
+                           byIdentifier: !fold)
         }
         // 3: by name within one folder; then with a Takeout "(N)" suffix dropped from one side
         // only (`IMG_0769.HEIC` + `IMG_0769(1).mp4`, never `(1)` + `(2)`).
@@ -156,10 +157,7 @@ public enum Pairing {
             return stripped == stem ? nil : folder + "\u{0}" + stripped
         }
         for (stillKey, movieKey) in [(plain, plain), (plain, takeout), (takeout, plain)] {
-            let (made, s, m) = match(stills, movies, of: files, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false)
-            pairs += made
-            stills = s
-            movies = m
+            pairs += match(&stills, &movies, of: files, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false)
         }
         // 4: lone halves.
         pairs += stills.map { Made(still: $0, movie: -1, method: .unpaired) }
@@ -168,8 +166,8 @@ public enum Pairing {
     }
 
     /// Groups stills by `stillKey` and movies by `movieKey` (nil: takes no part), pairs within each group (name-matching halves first when
-    /// `preferNames`, then in path order), and returns the pairs and what is left, still sorted.
-    /// `stills` and `movies` are indices into `files`.
+    /// `preferNames`, then in path order), and returns the pairs, leaving in `stills` and `movies`
+    /// what is left, still sorted. `stills` and `movies` are indices into `files`.
     ///
     /// Groups are found by sorting (key, index) lists and walking them side by side: no array
     /// per key and no hash table, so a library-sized scan pairs in a few bytes per file (issue 4).
@@ -178,10 +176,9 @@ public enum Pairing {
     /// key functions are then not called): the lists sorted are positions alone, 4 bytes a half,
     /// their keys read from the files. The first pass sees every half of the library, and (key,
     /// position) entries took 24 bytes each (issue 13).
-    private static func match(_ stills: [Int32], _ movies: [Int32], of files: [FileSummary],
+    private static func match(_ stills: inout [Int32], _ movies: inout [Int32], of files: [FileSummary],
                               stillKey: (FileSummary) -> String?, movieKey: (FileSummary) -> String?,
-                              method: PairingMethod, preferNames: Bool, byIdentifier: Bool = false)
-        -> ([Made], [Int32], [Int32]) {
+                              method: PairingMethod, preferNames: Bool, byIdentifier: Bool = false) -> [Made] {
         func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> Keyed {
             assert(!byIdentifier || list.first.map { key(files[Int($0)]) == files[Int($0)].contentIdentifier } != false,
                    "byIdentifier: the key must be the identifier")
@@ -209,44 +206,57 @@ public enum Pairing {
             }
             return .identifiers(positions: positions, list: list, files: files)
         }
-        let movieKeys = keyed(movies, movieKey)
-        guard !movieKeys.isEmpty, !stills.isEmpty else { return ([], stills, movies) }
-        let stillKeys = keyed(stills, stillKey)
         var usedStills = [Bool](repeating: false, count: stills.count)
         var usedMovies = [Bool](repeating: false, count: movies.count)
         var pairs: [Made] = []
-        func take(_ s: Int, _ m: Int) {
-            pairs.append(Made(still: stills[s], movie: movies[m], method: method))
-            usedStills[s] = true
-            usedMovies[m] = true
-        }
-        var i = 0, j = 0
-        while i < stillKeys.count, j < movieKeys.count {
-            let order = stillKeys.compare(i, with: movieKeys, j)
-            if order < 0 { i += 1; continue }
-            if order > 0 { j += 1; continue }
-            var iEnd = i, jEnd = j
-            while iEnd < stillKeys.count, stillKeys.compare(iEnd, with: movieKeys, j) == 0 { iEnd += 1 }
-            while jEnd < movieKeys.count, stillKeys.compare(i, with: movieKeys, jEnd) == 0 { jEnd += 1 }
-            let si = (i..<iEnd).map { stillKeys.position($0) }, mi = (j..<jEnd).map { movieKeys.position($0) }
-            i = iEnd
-            j = jEnd
-            var freeStills = si, freeMovies = mi
-            if preferNames, si.count > 1 || mi.count > 1 {
-                // Queues of movies by name location, each in path order; O(n) for large groups.
-                var byName: [String: ArraySlice<Int>] = [:]
-                for m in mi { byName[nameLocation(files[Int(movies[m])].path), default: []].append(m) }
-                for s in si {
-                    if let m = byName[nameLocation(files[Int(stills[s])].path)]?.popFirst() { take(s, m) }
-                }
-                freeStills = si.filter { !usedStills[$0] }
-                freeMovies = mi.filter { !usedMovies[$0] }
+        do {
+            // The keys, which hold the lists, go before the lists are cut down where they lie.
+            let movieKeys = keyed(movies, movieKey)
+            guard !movieKeys.isEmpty, !stills.isEmpty else { return [] }
+            let stillKeys = keyed(stills, stillKey)
+            func take(_ s: Int, _ m: Int) {
+                pairs.append(Made(still: stills[s], movie: movies[m], method: method))
+                usedStills[s] = true
+                usedMovies[m] = true
             }
-            for (s, m) in zip(freeStills, freeMovies) { take(s, m) }
+            var i = 0, j = 0
+            while i < stillKeys.count, j < movieKeys.count {
+                let order = stillKeys.compare(i, with: movieKeys, j)
+                if order < 0 { i += 1; continue }
+                if order > 0 { j += 1; continue }
+                var iEnd = i, jEnd = j
+                while iEnd < stillKeys.count, stillKeys.compare(iEnd, with: movieKeys, j) == 0 { iEnd += 1 }
+                while jEnd < movieKeys.count, stillKeys.compare(i, with: movieKeys, jEnd) == 0 { jEnd += 1 }
+                let si = (i..<iEnd).map { stillKeys.position($0) }, mi = (j..<jEnd).map { movieKeys.position($0) }
+                i = iEnd
+                j = jEnd
+                var freeStills = si, freeMovies = mi
+                if preferNames, si.count > 1 || mi.count > 1 {
+                    // Queues of movies by name location, each in path order; O(n) for large groups.
+                    var byName: [String: ArraySlice<Int>] = [:]
+                    for m in mi { byName[nameLocation(files[Int(movies[m])].path), default: []].append(m) }
+                    for s in si {
+                        if let m = byName[nameLocation(files[Int(stills[s])].path)]?.popFirst() { take(s, m) }
+                    }
+                    freeStills = si.filter { !usedStills[$0] }
+                    freeMovies = mi.filter { !usedMovies[$0] }
+                }
+                for (s, m) in zip(freeStills, freeMovies) { take(s, m) }
+            }
         }
-        let leftStills = stills.indices.filter { !usedStills[$0] }.map { stills[$0] }
-        let leftMovies = movies.indices.filter { !usedMovies[$0] }.map { movies[$0] }
-        return (pairs, leftStills, leftMovies)
+        keep(&stills, unless: usedStills)
+        keep(&movies, unless: usedMovies)
+        return pairs
+    }
+
+    /// Cuts `list` down, in place and in order, to the entries whose flag in `used` is false.
+    private static func keep(_ list: inout [Int32], unless used: [Bool]) {
+        var kept = 0
+        for i in list.indices where !used[i] {
+            list[kept] = list[i]
+            kept += 1
+        }
+        list.removeLast(list.count - kept)
     }
 
     /// Positions in a list of halves that have a key, sorted by key then position: as (key,

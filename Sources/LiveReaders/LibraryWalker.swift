@@ -273,7 +273,7 @@ public struct LibraryWalker: Sendable {
         var entries = Listing()
         var problems: [Problem] = []
         var visited = Set<DirectoryID>()
-        var seenFiles = Set<DirectoryID>()
+        var seenFiles = SeenFiles()
         let singleRoot = paths.count == 1 && Self.isDirectory(paths[0])
         // The folders above every scanned folder: a link to one of them would walk out of the scan.
         for given in paths where Self.isDirectory(given) {
@@ -292,7 +292,7 @@ public struct LibraryWalker: Sendable {
                 walk(directory: given, display: display, depth: 0, root: root, keepingStats: keepingStats,
                      visited: &visited, seenFiles: &seenFiles, entries: &entries, problems: &problems)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
-                if seenFiles.insert(DirectoryID(st)).inserted {
+                if seenFiles.insert(st) {
                     entries.append(display: given, root: 0, displayPrefix: nil, stat: keepingStats ? FileStat(st) : nil)
                 }
             } else {
@@ -319,6 +319,18 @@ public struct LibraryWalker: Sendable {
         }
     }
 
+    /// The files listed so far, by identity, so that one reached again (a hard link, a link) is
+    /// listed once: their inodes, 8 bytes each, in a set per device (one `DirectoryID` of 16 bytes a
+    /// file, in a hash table, was the walk's largest memory past a few hundred thousand files; issue 13).
+    struct SeenFiles {
+        private var inodes: [UInt64: Set<UInt64>] = [:]
+
+        /// Records the file `st` describes; false when it was recorded already.
+        mutating func insert(_ st: stat) -> Bool {
+            inodes[UInt64(st.st_dev), default: []].insert(UInt64(st.st_ino)).inserted
+        }
+    }
+
     /// Identities of the folders strictly above `path` (resolved through links).
     static func ancestors(of path: String) -> Set<DirectoryID> {
         guard let resolved = realpath(path, nil) else { return [] }
@@ -334,7 +346,7 @@ public struct LibraryWalker: Sendable {
     }
 
     private func walk(directory: String, display: String, depth: Int, root: Root, keepingStats: Bool, visited: inout Set<DirectoryID>,
-                      seenFiles: inout Set<DirectoryID>, entries: inout Listing, problems: inout [Problem]) {
+                      seenFiles: inout SeenFiles, entries: inout Listing, problems: inout [Problem]) {
         var st = stat()
         guard stat(directory, &st) == 0 else {
             problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot read: \(Self.errnoText())"))
@@ -388,7 +400,7 @@ public struct LibraryWalker: Sendable {
                 walk(directory: full(), display: shown, depth: depth + 1, root: root, keepingStats: keepingStats, visited: &visited,
                      seenFiles: &seenFiles, entries: &entries, problems: &problems)
             case S_IFREG:
-                if seenFiles.insert(DirectoryID(child)).inserted {
+                if seenFiles.insert(child) {
                     entries.append(display: shown, root: root.index, displayPrefix: root.displayPrefix,
                                    stat: keepingStats ? FileStat(child) : nil)
                 }

@@ -135,6 +135,27 @@ struct LibraryWalkerTests {
         #expect(!two.inOrder && byteOrdered(two) && two.count == 4)
     }
 
+    /// A file reached by several names (hard links, a link to it, a file given again beside its
+    /// folder) is listed once, under the first name met in name order; files that only look
+    /// alike (same bytes, another inode) are each listed.
+    @Test func aFileReachedTwiceIsListedOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
+        let fm = FileManager.default
+        defer { try? fm.removeItem(at: dir) }
+        try fm.createDirectory(at: dir.appendingPathComponent("b"), withIntermediateDirectories: true)
+        let original = dir.appendingPathComponent("b/IMG_1.JPG")
+        try Data([0xFF, 0xD8]).write(to: original)
+        try Data([0xFF, 0xD8]).write(to: dir.appendingPathComponent("b/IMG_2.JPG"))
+        try fm.linkItem(at: original, to: dir.appendingPathComponent("c.JPG"))
+        try fm.linkItem(at: original, to: dir.appendingPathComponent("a.JPG"))
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("d.JPG").path, withDestinationPath: original.path)
+        let (listing, problems) = LibraryWalker().files(in: [dir.path])
+        #expect(problems.isEmpty)
+        #expect(listing.map(\.displayPath) == ["a.JPG", "b/IMG_2.JPG"])
+        let (given, _) = LibraryWalker().files(in: [dir.path + "/b", original.path, dir.path + "/d.JPG"])
+        #expect(given.count == 2)
+    }
+
     /// The listing hands the pages of the chunks it frees back to the system through glibc's
     /// `malloc_trim`, found by name: on Linux it must be found, or the freed listing stays resident.
     @Test func freedChunksCanBeHandedBack() {

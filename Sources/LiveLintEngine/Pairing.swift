@@ -206,14 +206,16 @@ public enum Pairing {
             }
             return .identifiers(positions: positions, list: list, files: files)
         }
-        var usedStills = [Bool](repeating: false, count: stills.count)
-        var usedMovies = [Bool](repeating: false, count: movies.count)
+        var usedStills: [Bool] = []
+        var usedMovies: [Bool] = []
         var pairs: [Made] = []
         do {
             // The keys, which hold the lists, go before the lists are cut down where they lie.
             let movieKeys = keyed(movies, movieKey)
             guard !movieKeys.isEmpty, !stills.isEmpty else { return [] }
             let stillKeys = keyed(stills, stillKey)
+            usedStills = [Bool](repeating: false, count: stills.count)
+            usedMovies = [Bool](repeating: false, count: movies.count)
             func take(_ s: Int, _ m: Int) {
                 pairs.append(Made(still: stills[s], movie: movies[m], method: method))
                 usedStills[s] = true

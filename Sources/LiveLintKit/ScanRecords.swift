@@ -45,7 +45,9 @@ final class ScanRecords: FileStore {
         /// A spilled record's slot, or nil when it does not fit.
         static func spilled(offset: Int64, count: Int, kind: FileKind, format: ContainerFormat) -> Slot? {
             guard offset >= 0, offset < maxOffset, count >= 0, count < maxCount,
-                  let k = kinds.firstIndex(of: kind), let f = formats.firstIndex(of: format) else { return nil }
+                  let k = kinds.firstIndex(of: kind), let f = formats.firstIndex(of: format),
+                  k < 1 << kindBits, f < 1 << formatBits  // a kind or format added past the fields: held
+            else { return nil }
             var bits = UInt64(offset)
             bits |= UInt64(count) << offsetBits
             bits |= UInt64(k) << (offsetBits + countBits)

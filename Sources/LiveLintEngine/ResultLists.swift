@@ -96,8 +96,9 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
 public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
     private enum Storage: Sendable {
         case files([ScannedFile])
-        /// `order[i]` below `summaries.count` is a summary; at or past it, a member.
-        case summaries([FileSummary], members: [ScannedFile], order: [UInt32])
+        /// `order[i]` below `summaries.count` is a summary; at or past it, a member. No order:
+        /// the summaries alone, in order already (a walk of one folder lists them so).
+        case summaries([FileSummary], members: [ScannedFile], order: [UInt32]?)
     }
     private let storage: Storage
 
@@ -113,7 +114,8 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
             summary.members?.forEach { members.append($0.scanned) }
         }
         let n = summaries.count
-        var order = [UInt32](0..<UInt32(n + members.count))
+        var order: [UInt32] = []
+        var inOrder = members.isEmpty
         summaries.withUnsafeBufferPointer { s in
             members.withUnsafeBufferPointer { m in
                 func path(_ i: UInt32) -> String { Int(i) < n ? s[Int(i)].path : m[Int(i) - n].path }
@@ -126,7 +128,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
                     if Int(a) < n, Int(b) < n { return FileSummary.comparePaths(s[Int(a)], s[Int(b)]) }
                     return threeWay(path(a), path(b))
                 }
-                order.sort { a, b in
+                func precedes(_ a: UInt32, _ b: UInt32) -> Bool {
                     let order = comparePaths(a, b)
                     if order != 0 { return order < 0 }
                     let ka = kind(a), kb = kind(b)
@@ -137,16 +139,26 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
                     if !pa.utf8.elementsEqual(pb.utf8) { return pa.utf8.lexicographicallyPrecedes(pb.utf8) }
                     return a < b
                 }
+                // Summaries already in order (the usual scan) keep no order of their own: 4 bytes
+                // a file of the library, held through the report (issue 13).
+                var i = 1
+                while inOrder, i < n {
+                    inOrder = precedes(UInt32(i - 1), UInt32(i))
+                    i += 1
+                }
+                guard !inOrder else { return }
+                order = [UInt32](0..<UInt32(n + members.count))
+                order.sort(by: precedes)
             }
         }
-        storage = .summaries(summaries, members: members, order: order)
+        storage = .summaries(summaries, members: members, order: inOrder ? nil : order)
     }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         switch storage {
         case .files(let files): return files.count
-        case .summaries(_, _, let order): return order.count
+        case .summaries(let summaries, let members, let order): return order?.count ?? summaries.count + members.count
         }
     }
 
@@ -154,7 +166,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
         switch storage {
         case .files(let files): return files[i]
         case .summaries(let summaries, let members, let order):
-            let at = Int(order[i])
+            let at = order.map { Int($0[i]) } ?? i
             return at < summaries.count ? summaries[at].scanned : members[at - summaries.count]
         }
     }

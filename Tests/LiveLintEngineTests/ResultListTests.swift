@@ -47,6 +47,25 @@ import Testing
         }
     }
 
+    /// A scan with no archive whose files come in order already (as a walk of one folder lists
+    /// them) keeps no order of its own, and lists what a sort would: in order, reversed, and with
+    /// one pair of neighbours swapped (the paths Swift holds equal, in byte order or not).
+    @Test func filesInOrderAlreadyAreListedAsSorted() throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let loose = Self.scan.filter { $0.members == nil }
+        let sorted = Self.listed(loose).map { file in loose.first { $0.path == file.path && $0.kind == file.kind }! }
+        let cafe = try #require(sorted.firstIndex { $0.path.hasPrefix("Caf") })
+        var swapped = sorted
+        swapped.swapAt(cafe, cafe + 1)
+        var late = sorted
+        late.append(late.removeFirst())
+        for order in [sorted, Array(sorted.reversed()), swapped, late] {
+            let result = engine.run(files: order, root: ".")
+            #expect(Array(result.files) == Self.listed(order))
+            #expect(result.files.count == loose.count)
+        }
+    }
+
     @Test func consumerVerdictsAreKeptBesideThePairs() throws {
         let engine = try LintEngine(rules: builtinRules, configuration: Configuration(consumers: Consumers.ids))
         let result = engine.run(files: Self.scan, root: ".")

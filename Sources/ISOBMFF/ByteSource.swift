@@ -102,25 +102,8 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
         }
         self.fd = fd
         self.size = Int64(st.st_size)
-        self.head = Self.readHead(fd, size: Int(min(Int64(st.st_size), Int64(Self.headLength))))
-    }
-
-    /// `count` bytes from the start, or none when they cannot all be read.
-    private static func readHead(_ fd: Int32, size count: Int) -> [UInt8] {
-        guard count > 0 else { return [] }
-        var failed = false
-        let head = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count {
-                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                done += n
-            }
-            failed = done < count
-            initialized = failed ? 0 : count
-        }
-        return failed ? [] : head
+        let headCount = Int(min(Int64(st.st_size), Int64(Self.headLength)))
+        self.head = (try? Self.readFully(fd, at: 0, count: headCount)) ?? []
     }
 
     deinit { close(fd) }
@@ -133,13 +116,19 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
     public func read(at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
         try checkRange(offset, count)
         if count == 0 { return [] }
-        if offset + Int64(count) <= Int64(head.count) {
-            lock.withLock {
-                _bytesRead += Int64(count)
-                _reads += 1
-            }
-            return Array(head[Int(offset)..<(Int(offset) + count)])
+        let bytes = offset + Int64(count) <= Int64(head.count)
+            ? Array(head[Int(offset)..<(Int(offset) + count)])
+            : try Self.readFully(fd, at: offset, count: count)
+        lock.withLock {
+            _bytesRead += Int64(count)
+            _reads += 1
         }
+        return bytes
+    }
+
+    /// `count` bytes of the file `fd` is open on, from `offset`, with `pread`; throws `io` when the
+    /// system refuses or the file ends first.
+    private static func readFully(_ fd: Int32, at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         var failure: Int32 = 0
@@ -161,10 +150,6 @@ public final class FileByteSource: ByteSource, @unchecked Sendable {
         }
         guard done == count else {
             throw ReadError(.io, "file ended after \(done) of \(count) bytes (changed while reading?)", offset: offset)
-        }
-        lock.withLock {
-            _bytesRead += Int64(count)
-            _reads += 1
         }
         return buffer
     }

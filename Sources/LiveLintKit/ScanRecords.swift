@@ -90,7 +90,7 @@ final class ScanRecords: FileStore {
     /// Where the temporary file is.
     private let directory: String
     /// How many records were written out (or wait in the buffer to be).
-    private(set) var spilledCount = 0
+    var spilledCount: Int { slots.count - held.count }
 
     /// Records held in memory (`spill` false, or no temporary file could be made), or spilled
     /// past the first one.
@@ -148,7 +148,6 @@ final class ScanRecords: FileStore {
             buffer += file.path.utf8
             buffer += bytes
             slots.append(spilled)
-            spilledCount += 1
             if buffer.count >= Self.bufferSize { flush() }
         } else {
             slots.append(hold(file))
@@ -196,7 +195,6 @@ final class ScanRecords: FileStore {
                 let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + spilled.count)]))
                 slots[slot] = hold(file ?? MediaFile(path: path, kind: spilled.kind, format: spilled.format,
                                                      error: ReadIssue(.io, "livelint could not keep its record of this file")))
-                spilledCount -= 1
             }
         }
         buffer = []

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Path arithmetic on text, without Foundation: on Linux, `NSString.deletingLastPathComponent`
 /// traps on any path of one character (swift-corelibs-foundation in Swift 6.3: `--cache-dir c`
 /// crashed `lint`, and a one-letter output name would crash a write).
@@ -43,7 +49,11 @@ extension PathText {
     /// How two byte strings order, byte by byte (-1, 0 or 1; a string before every longer one it
     /// begins): the order of UTF-8 paths in a listing, and of ASCII text as Swift orders it.
     public static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        for (x, y) in zip(a, b) where x != y { return x < y ? -1 : 1 }
+        let n = Swift.min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            let c = memcmp(pa, pb, n)
+            if c != 0 { return c < 0 ? -1 : 1 }
+        }
         return a.count == b.count ? 0 : a.count < b.count ? -1 : 1
     }
 

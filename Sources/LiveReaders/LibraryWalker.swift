@@ -160,8 +160,8 @@ public struct LibraryWalker: Sendable {
                 for r in chunk.records.indices { order.append((UInt32(c), UInt32(r))) }
             }
             func path<R>(_ at: (chunk: UInt32, record: UInt32), _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-                let chunk = old[Int(at.chunk)], r = chunk.records[Int(at.record)]
-                return chunk.bytes.withUnsafeBufferPointer { b in
+                let r = old[Int(at.chunk)].records[Int(at.record)]
+                return old[Int(at.chunk)].bytes.withUnsafeBufferPointer { b in
                     body(UnsafeBufferPointer(rebasing: b[Int(r.offset)..<(Int(r.offset) + Int(r.length))]))
                 }
             }

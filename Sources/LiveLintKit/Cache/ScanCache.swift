@@ -297,12 +297,7 @@ final class ScanCache {
 
     /// memcmp order of two UTF-8 strings (SQLite's BINARY collation, the walker's order).
     private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        let n = min(a.count, b.count)
-        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
-            let c = memcmp(pa, pb, n)
-            if c != 0 { return Int(c) }
-        }
-        return a.count - b.count
+        PathText.compare(a.assumingMemoryBound(to: UInt8.self), b)
     }
 
     /// Keeps `record`, unless its file changed too close to `now` (the scan's start) to be trusted.

@@ -344,14 +344,12 @@ public:
         if (isWriteable) throw Exiv2::Error(Exiv2::kerFunctionNotSupported, "PreadIo::mmap for writing (read-only)");
         if (map_ != nullptr) return map_;
         if (fd_ < 0 || size_ == 0) throw Exiv2::Error(Exiv2::kerCallFailed, path_, "mmap", "no open file");
-        // The caller's descriptor keeps the size the caller saw (open() does not ask again): a
-        // file cut shorter since is refused here, never mapped past its end (a touch there is
-        // SIGBUS, the whole scan, where a read would end early).
-        if (!ownsFd_) {
-            struct stat st;
-            if (::fstat(fd_, &st) != 0 || st.st_size < 0 || static_cast<size_t>(st.st_size) < size_)
-                throw Exiv2::Error(Exiv2::kerCallFailed, path_, "file changed while it was read", "mmap");
-        }
+        // The size was taken when the file was opened (by the caller, or by open()): a file cut
+        // shorter since is refused here, never mapped past its end (a touch there is SIGBUS, the
+        // whole scan, where a read would end early).
+        struct stat st;
+        if (::fstat(fd_, &st) != 0 || st.st_size < 0 || static_cast<size_t>(st.st_size) < size_)
+            throw Exiv2::Error(Exiv2::kerCallFailed, path_, "file changed while it was read", "mmap");
         void *p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
         if (p == MAP_FAILED) throw Exiv2::Error(Exiv2::kerCallFailed, path_, std::strerror(errno), "mmap");
         map_ = static_cast<Exiv2::byte *>(p);

@@ -154,13 +154,12 @@ extension FileSummary {
     public static func comparePaths(_ a: FileSummary, _ b: FileSummary) -> Int {
         if a.folder === b.folder { return threeWay(a.name, b.name) }
         if a.folder?.isASCII ?? true, b.folder?.isASCII ?? true,
-           let order = a.name.utf8.withContiguousStorageIfAvailable({ an in
-               b.name.utf8.withContiguousStorageIfAvailable { bn -> Int? in
-                   guard PathText.isASCII(an), PathText.isASCII(bn) else { return nil }
-                   return PathFolder.withBytes(a.folder) { af in
+           let order = PathText.withASCII(a.name, { an in
+               PathText.withASCII(b.name) { bn in
+                   PathFolder.withBytes(a.folder) { af in
                        PathFolder.withBytes(b.folder) { bf in PathFolder.compareBytes(af, an, bf, bn) }
                    }
-               } ?? nil
+               }
            }) ?? nil {
             return order
         }
@@ -197,8 +196,8 @@ public final class PathFolder: Sendable {
     /// `body` on the bytes of `folder`'s text (none for no folder).
     static func withBytes<R>(_ folder: PathFolder?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let folder else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        if let result = folder.text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return Array(folder.text.utf8).withUnsafeBufferPointer(body)
+        var text = folder.text
+        return text.withUTF8(body)
     }
 
     /// How `a1 + a2` and `b1 + b2` order byte by byte (memcmp's sign), without joining them.

@@ -113,6 +113,7 @@ public enum Pairing {
         return (a.movie?.path ?? "") < (b.movie?.path ?? "")
     }
 
+    @inline(__always)
     private static func fileOrder(_ a: FileSummary, _ b: FileSummary, pathOrder: Int) -> Bool {
         if pathOrder != 0 { return pathOrder < 0 }
         if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
@@ -124,15 +125,18 @@ public enum Pairing {
     /// The lists of halves are sorted and cut down where they lie, `halves` emptied once split
     /// (issue 13: each copy of a list was 4 bytes a file of the library, at the scan's peak).
     private static func pairHalves(_ halves: inout [Int32], of files: [FileSummary], ranks: PathRanks?) -> [Made] {
-        let order: (Int32, Int32) -> Bool = {
-            let a = files[Int($0)], b = files[Int($1)]
-            return fileOrder(a, b, pathOrder: ranks?.compare($0, $1) ?? FileSummary.comparePaths(a, b))
-        }
         var stills = halves.filter { files[Int($0)].kind == .still }
         var movies = halves.filter { files[Int($0)].kind == .movie }
         halves = []
-        stills.sort(by: order)
-        movies.sort(by: order)
+        // The summaries read where they lie: a copy of two a comparison retained and released
+        // their references, n log n times.
+        files.withUnsafeBufferPointer { f in
+            func order(_ x: Int32, _ y: Int32) -> Bool {
+                fileOrder(f[Int(x)], f[Int(y)], pathOrder: ranks?.compare(x, y) ?? FileSummary.comparePaths(f[Int(x)], f[Int(y)]))
+            }
+            stills.sort(by: order)
+            movies.sort(by: order)
+        }
         var pairs: [Made] = []
 
         // 1 and 2: by identifier, exact, then ignoring case.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import Testing
 @testable import ISOBMFF
 
@@ -11,7 +12,7 @@ import Testing
 /// and past its end still go to the file, with the same bytes and the same errors.
 @Suite struct FileByteSourceTests {
     static func write(_ bytes: [UInt8]) -> String {
-        let path = "/tmp/isobmff-head-\(UInt32.random(in: 0...UInt32.max)).bin"
+        let path = "\(FileManager.default.temporaryDirectory.path)/isobmff-head-\(UInt32.random(in: 0...UInt32.max)).bin"
         let f = fopen(path, "wb")
         _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, f) }
         fclose(f)

@@ -47,7 +47,7 @@ import TestSupport
         #expect(paths.count >= 10)
         var cut = 0
         for path in paths {
-            let bytes = try FileByteSource(path: path).read(at: 0, count: Int(try FileByteSource(path: path).size))
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             var lengths = [bytes.count]
             if bytes.count > head + 1 {
                 lengths += [head - 1, head, head + 1, bytes.count - 1]

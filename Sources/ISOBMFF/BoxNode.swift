@@ -36,11 +36,11 @@ public struct BoxNode: Sendable, Hashable {
         self.content = .container(prefix: prefix, children: children, trailer: trailer)
     }
 
-    init(header: BoxHeader, content: Content) {
-        type = header.type
-        userType = header.userType
-        offset = header.offset
-        headerSize = header.headerSize
+    init(type: BoxType, userType: [UInt8]?, offset: Int64, headerSize: Int, content: Content) {
+        self.type = type
+        self.userType = userType
+        self.offset = offset
+        self.headerSize = headerSize
         self.content = content
     }
 
@@ -179,14 +179,12 @@ public enum BoxTree {
 
     /// Parses the boxes in `bytes` (which start at file offset `baseOffset`) as siblings under
     /// `path`. A bad child stops its own container (earlier siblings are kept) and is recorded in
-    /// `issues`; the containers around it carry on after it.
+    /// `issues`; the containers around it carry on after it. The parse is ``BoxIndex``'s; this
+    /// copies each payload out of it into a tree that can be edited and written.
     public static func parse(_ bytes: [UInt8], baseOffset: Int64 = 0, path: String = "",
                              ancestors: [BoxType] = [], layout: @escaping Layout = movieLayout) -> Result {
-        var state = State(layout: layout)
-        let cursor = ByteCursor(bytes, baseOffset: baseOffset, path: path)
-        state.ancestors = ancestors
-        let nodes = state.parseChildren(cursor, depth: ancestors.count)
-        return Result(nodes: nodes.children, issues: state.issues)
+        let index = BoxIndex(bytes, baseOffset: baseOffset, path: BoxPath(path), ancestors: ancestors, layout: layout)
+        return Result(nodes: index.topLevel.map(\.node), issues: index.issues)
     }
 
     /// Parses one whole box (header included) from `bytes`, e.g. a `moov` loaded from a file.
@@ -196,116 +194,39 @@ public enum BoxTree {
         return (r.nodes.first, r.issues)
     }
 
-    struct State {
-        let layout: Layout
-        var issues: [BoxError] = []
-        var boxCount = 0
-        var stopped = false
-        /// The types of the containers around the box being parsed, outermost first: one list
-        /// pushed and popped as the parse goes in and out (a new list per container before).
-        var ancestors: [BoxType] = []
+    static let udtaBoxType = udtaType
+    static let trakBoxType = trakType
 
-        mutating func parseChildren(_ parent: ByteCursor, depth: Int) -> (children: [BoxNode], trailer: [UInt8]) {
-            var cursor = parent
-            var nodes: [BoxNode] = []
-            var seen = SiblingCounts()
-            while !cursor.isAtEnd && !stopped {
-                if cursor.remaining < 8 {
-                    // QuickTime ends some atom lists with a 32-bit zero; keep it so writes round-trip.
-                    let rest = cursor.peek(cursor.remaining) ?? []
-                    if rest.allSatisfy({ $0 == 0 }) { return (nodes, rest) }
-                    issues.append(cursor.error(.malformed, "\(rest.count) stray bytes after the last child box"))
-                    return (nodes, [])
-                }
-                if ancestors.last == udtaType, let rest = cursor.peek(cursor.remaining), rest.count <= 8, rest.allSatisfy({ $0 == 0 }) {
-                    // A zero-size terminator (4 to 8 zero bytes) at the end of a QuickTime `udta`.
-                    return (nodes, rest)
-                }
-                boxCount += 1
-                guard boxCount <= BoxLimits.maxBoxes else {
-                    issues.append(cursor.error(.limit, "more than \(BoxLimits.maxBoxes) boxes"))
-                    stopped = true
-                    return (nodes, [])
-                }
-                let header: BoxHeader
-                do {
-                    header = try BoxHeader.parse(at: cursor, topLevel: false)
-                } catch {
-                    issues.append(error)
-                    return (nodes, [])
-                }
-                // Header and payload are inside the window: BoxHeader.parse checked the size.
-                guard (try? cursor.skip(header.headerSize)) != nil,
-                      var payload = try? cursor.slice(Int(header.payloadSize)) else {
-                    issues.append(cursor.error(.malformed, "box overruns its parent", at: header.offset))
-                    return (nodes, [])
-                }
-                guard let layout = layout(header.type, ancestors) else {
-                    // A data box: nothing inside it is parsed here, so it needs no path of its own.
-                    nodes.append(BoxNode(header: header, content: .data(payload.readRest())))
-                    continue
-                }
-                // A container's path names it among its same-type siblings (`trak[2]`). Whether a
-                // box is a container depends only on its type and ancestors, so counting the
-                // containers alone counts every sibling of that type.
-                let n = seen.count(header.type)
-                payload.boxPath = cursor.boxPath.appending(header.type, index: n > 1 || header.type == trakType ? n : nil)
-                nodes.append(parseNode(header, payload, layout: layout, depth: depth))
+    /// How many containers of each type a container's children held so far: a short list read
+    /// in a row (a container has few kinds of container inside it), and a dictionary past 16
+    /// kinds (an `ilst` can hold any number: each of its items is a container).
+    struct SiblingCounts {
+        private var few: [(type: BoxType, count: Int)] = []
+        private var many: [BoxType: Int] = [:]
+
+        /// Counts one more `type` and returns how many there are now.
+        mutating func count(_ type: BoxType) -> Int {
+            if let i = few.firstIndex(where: { $0.type == type }) {
+                few[i].count += 1
+                return few[i].count
             }
-            return (nodes, [])
+            if few.count < 16 {
+                few.append((type, 1))
+                return 1
+            }
+            let n = (many[type] ?? 0) + 1
+            many[type] = n
+            return n
         }
+    }
 
-        mutating func parseNode(_ header: BoxHeader, _ payload: ByteCursor, layout kind: ContainerLayout, depth: Int) -> BoxNode {
-            var payload = payload
-            guard depth < BoxLimits.maxDepth else {
-                issues.append(BoxError(.limit, "boxes nested deeper than \(BoxLimits.maxDepth)", path: payload.path, offset: header.offset))
-                return BoxNode(header: header, content: .data(payload.readRest()))
-            }
-            var prefixLength = 0
-            switch kind {
-            case .children(let p): prefixLength = p
-            case .meta: prefixLength = Self.metaPrefixLength(payload)
-            }
-            guard let prefix = try? payload.read(prefixLength) else {
-                issues.append(payload.error(.malformed, "container too short for its \(prefixLength)-byte header"))
-                return BoxNode(header: header, content: .data(payload.readRest()))
-            }
-            ancestors.append(header.type)
-            let (children, trailer) = parseChildren(payload, depth: depth + 1)
-            ancestors.removeLast()
-            return BoxNode(header: header, content: .container(prefix: prefix, children: children, trailer: trailer))
+    /// 0 for a QuickTime `meta` (a child header comes first), 4 for an ISO one (version/flags).
+    static func metaPrefixLength(_ payload: ByteCursor) -> Int {
+        var peek = payload
+        guard payload.remaining >= 8, let size = try? peek.u32(), let type = try? peek.fourCC() else {
+            return payload.remaining >= 4 ? 4 : 0
         }
-
-        /// How many containers of each type a container's children held so far: a short list read
-        /// in a row (a container has few kinds of container inside it), and a dictionary past 16
-        /// kinds (an `ilst` can hold any number: each of its items is a container).
-        struct SiblingCounts {
-            private var few: [(type: BoxType, count: Int)] = []
-            private var many: [BoxType: Int] = [:]
-
-            /// Counts one more `type` and returns how many there are now.
-            mutating func count(_ type: BoxType) -> Int {
-                if let i = few.firstIndex(where: { $0.type == type }) {
-                    few[i].count += 1
-                    return few[i].count
-                }
-                if few.count < 16 {
-                    few.append((type, 1))
-                    return 1
-                }
-                let n = (many[type] ?? 0) + 1
-                many[type] = n
-                return n
-            }
-        }
-
-        /// 0 for a QuickTime `meta` (a child header comes first), 4 for an ISO one (version/flags).
-        static func metaPrefixLength(_ payload: ByteCursor) -> Int {
-            guard let first = payload.peek(8) else { return payload.remaining >= 4 ? 4 : 0 }
-            let size = UInt32(first[0]) << 24 | UInt32(first[1]) << 16 | UInt32(first[2]) << 8 | UInt32(first[3])
-            let type = BoxType(rawValue: UInt32(first[4]) << 24 | UInt32(first[5]) << 16 | UInt32(first[6]) << 8 | UInt32(first[7]))
-            if size >= 8, Int(size) <= payload.remaining, type.looksLikeBoxType { return 0 }
-            return 4
-        }
+        if size >= 8, Int(size) <= payload.remaining, type.looksLikeBoxType { return 0 }
+        return 4
     }
 }

@@ -35,7 +35,8 @@ public struct ByteCursor: Sendable {
         self.boxPath = boxPath
     }
 
-    private init(bytes: [UInt8], start: Int, end: Int, baseOffset: Int64, boxPath: BoxPath) {
+    /// A cursor over `bytes[start..<end]` (the caller checked the range).
+    init(bytes: [UInt8], start: Int, end: Int, baseOffset: Int64, boxPath: BoxPath) {
         self.bytes = bytes
         self.start = start
         self.end = end

@@ -45,11 +45,11 @@ enum MovieSampleHashes {
         let scan = TopLevel.scan(source)
         let moovHeader = try #require(scan.first("moov"))
         let payload = try source.read(at: moovHeader.payloadOffset, count: Int(moovHeader.payloadSize))
-        let tree = BoxTree.parse(payload, baseOffset: moovHeader.payloadOffset, path: "moov", ancestors: ["moov"])
+        let tree = BoxIndex(payload, baseOffset: moovHeader.payloadOffset, path: "moov", ancestors: ["moov"])
         var out: [UInt32: UInt64] = [:]
-        for (i, trak) in tree.nodes.filter({ $0.type == "trak" }).enumerated() {
+        for (i, trak) in tree.topLevel.filter({ $0.type == "trak" }).enumerated() {
             var reader = MovieTrackReader(node: trak, path: BoxPath("moov").appending("trak", index: i + 1), movieTimescale: 0)
-            let stbl = try #require(trak.descendant(["mdia", "minf", "stbl"]))
+            let stbl = try #require(trak.child("mdia")?.child("minf")?.child("stbl"))
             var tables = MovieTrackReader.SampleTables(stbl: stbl, path: "stbl")
             tables.sizes = reader.readSampleSizes(stbl, "stbl")
             let sizes = try MovieTrackReader.sampleSizes(tables, limit: .max)

@@ -126,19 +126,20 @@ struct MovieReadContext {
             report(error)
             return movie
         }
-        let tree = BoxTree.parse(moovBytes, baseOffset: moovHeader.payloadOffset, path: "moov", ancestors: ["moov"])
+        // Read in place: the boxes are offsets into `moovBytes`, no payload is copied.
+        let tree = BoxIndex(moovBytes, baseOffset: moovHeader.payloadOffset, path: Self.moovPath, ancestors: ["moov"])
         for issue in tree.issues { report(issue) }
-        let moov = BoxNode(type: "moov", children: tree.nodes)
+        let moov = tree.topLevel
 
-        if let mvhd = moov.child("mvhd") { readMvhd(mvhd, into: &movie) }
-        if let meta = moov.child("meta") { movie.keys += readMetaKeys(meta, path: Self.moovPath.appending("meta")) }
-        if let udta = moov.child("udta") { movie.keys += readUdta(udta, path: Self.moovPath.appending("udta")) }
+        if let mvhd = moov.first("mvhd") { readMvhd(mvhd, into: &movie) }
+        if let meta = moov.first("meta") { movie.keys += readMetaKeys(meta, path: Self.moovPath.appending("meta")) }
+        if let udta = moov.first("udta") { movie.keys += readUdta(udta, path: Self.moovPath.appending("udta")) }
 
         var trackIndex = 0
         var anyVideo: VideoStream?
         // What all tracks together may still decode (see BoxLimits.maxSamplesPerFile).
         var budget = MovieTrackReader.SampleBudget()
-        for node in moov.children where node.type == "trak" {
+        for node in moov where node.type == "trak" {
             trackIndex += 1
             var reader = MovieTrackReader(node: node, path: Self.moovPath.appending("trak", index: trackIndex), movieTimescale: movie.timescale)
             reader.budget = budget
@@ -193,7 +194,7 @@ struct MovieReadContext {
         if let failure { report(failure, stops: false) }
     }
 
-    mutating func readMvhd(_ node: BoxNode, into movie: inout MovieInfo) {
+    mutating func readMvhd(_ node: BoxIndex.Box, into movie: inout MovieInfo) {
         do throws(BoxError) {
             let mvhd = try MovieHeaderBox.read(node.payloadCursor(path: Self.moovPath.appending("mvhd")))
             (movie.timescale, movie.durationTicks) = (mvhd.timescale, mvhd.knownDuration)
@@ -203,9 +204,9 @@ struct MovieReadContext {
     }
 
     /// `meta` with `hdlr` `mdta`, `keys` and `ilst` (QuickTime), or the same inside an ISO `meta`.
-    mutating func readMetaKeys(_ meta: BoxNode, path: BoxPath) -> [QuickTimeKey] {
+    mutating func readMetaKeys(_ meta: BoxIndex.Box, path: BoxPath) -> [QuickTimeKey] {
         var keys = MetadataKeysBox(entries: [])
-        if let keysNode = meta.child("keys"), keysNode.data != nil {
+        if let keysNode = meta.child("keys"), !keysNode.isContainer {
             do throws(BoxError) {
                 // Entries read before a bad one are kept.
                 try MetadataKeysBox.read(keysNode.payloadCursor(path: path.appending("keys")), into: &keys)
@@ -236,8 +237,8 @@ struct MovieReadContext {
     }
 
     /// The first `data` atom of an `ilst` item: type indicator (1 byte set + 3 bytes type), locale, value.
-    mutating func readDataAtom(_ item: BoxNode, path: BoxPath) -> (UInt32, MetadataValue)? {
-        guard let data = item.child("data"), data.data != nil else { return nil }
+    mutating func readDataAtom(_ item: BoxIndex.Box, path: BoxPath) -> (UInt32, MetadataValue)? {
+        guard let data = item.child("data"), !data.isContainer else { return nil }
         do throws(BoxError) {
             let box = try DataBox.read(data.payloadCursor(path: path.appending("data")))
             return (box.wellKnownType, QuickTimeValueDecoder.decode(type: box.wellKnownType, box.value))
@@ -248,15 +249,15 @@ struct MovieReadContext {
     }
 
     /// `udta` atoms: QuickTime `©xxx` text items ([length][language][text]) and `udta/meta` ilst.
-    mutating func readUdta(_ udta: BoxNode, path: BoxPath) -> [QuickTimeKey] {
+    mutating func readUdta(_ udta: BoxIndex.Box, path: BoxPath) -> [QuickTimeKey] {
         var out: [QuickTimeKey] = []
         for item in udta.children {
             if item.type == "meta" {
                 out += readMetaKeys(item, path: path.appending("meta"))
                 continue
             }
-            guard item.type.rawValue >> 24 == 0xA9, let bytes = item.data else { continue }
-            var c = ByteCursor(bytes)
+            guard item.type.rawValue >> 24 == 0xA9, !item.isContainer else { continue }
+            var c = item.payloadCursor(path: BoxPath())
             guard let length = try? c.u16(), (try? c.u16()) != nil, let text = try? c.read(Int(length)) else { continue }
             out.append(QuickTimeKey(key: item.type.description, namespace: "udta", dataType: 1,
                                     value: .string(String(decoding: text, as: UTF8.self))))

@@ -23,13 +23,13 @@ struct MovieTrackReader {
         var exhausted = false
     }
 
-    let node: BoxNode
+    let node: BoxIndex.Box
     let path: BoxPath
     let movieTimescale: UInt32
     var issues: [Issue] = []
     var budget = SampleBudget()
 
-    init(node: BoxNode, path: BoxPath, movieTimescale: UInt32) {
+    init(node: BoxIndex.Box, path: BoxPath, movieTimescale: UInt32) {
         self.node = node
         self.path = path
         self.movieTimescale = movieTimescale
@@ -40,7 +40,7 @@ struct MovieTrackReader {
     /// The sample tables of one `stbl`, each read once (sizes when the track is read; timing and
     /// chunks only for the samples decoded).
     struct SampleTables {
-        let stbl: BoxNode
+        let stbl: BoxIndex.Box
         let path: BoxPath
         var sizes: SampleSizeBox?
     }
@@ -49,7 +49,7 @@ struct MovieTrackReader {
         var info = TrackInfo(id: 0, handler: "")
         var out = Output(info: info)
         if let tkhd = node.child("tkhd") { readTkhd(tkhd, into: &info) } else {
-            fail(BoxError(.malformed, "track has no 'tkhd'", path: path.description, offset: node.offset ?? 0), stops: false)
+            fail(BoxError(.malformed, "track has no 'tkhd'", path: path.description, offset: node.offset), stops: false)
         }
         if let tref = node.child("tref") {
             let trefPath = path.appending("tref")
@@ -60,7 +60,7 @@ struct MovieTrackReader {
                 info.references[ref.type.description, default: []] += ids
             }
         }
-        if let elst = node.descendant(["edts", "elst"]) { info.editList = readElst(elst) }
+        if let elst = node.child("edts")?.child("elst") { info.editList = readElst(elst) }
         let mdiaPath = path.appending("mdia")
         guard let mdia = node.child("mdia") else {
             out.info = info
@@ -78,7 +78,7 @@ struct MovieTrackReader {
             } catch { fail(error) }
         }
         let stblPath = mdiaPath.appending("minf").appending("stbl")
-        guard let stbl = mdia.descendant(["minf", "stbl"]) else {
+        guard let stbl = mdia.child("minf")?.child("stbl") else {
             out.info = info
             return out
         }
@@ -119,7 +119,7 @@ struct MovieTrackReader {
 
     // MARK: headers
 
-    mutating func readTkhd(_ box: BoxNode, into info: inout TrackInfo) {
+    mutating func readTkhd(_ box: BoxIndex.Box, into info: inout TrackInfo) {
         // The box starts from the model's defaults, so a header cut short leaves the fields it
         // lacks as they were (a bad box keeps what was read before it).
         var tkhd = TrackHeaderBox()
@@ -135,7 +135,7 @@ struct MovieTrackReader {
         if let failure { fail(failure) }
     }
 
-    mutating func readElst(_ box: BoxNode) -> [EditListEntry] {
+    mutating func readElst(_ box: BoxIndex.Box) -> [EditListEntry] {
         do throws(BoxError) {
             let elst = try EditListBox.read(box.payloadCursor(path: path.appending("edts").appending("elst")))
             return elst.entries.map { EditListEntry(segmentDuration: $0.segmentDuration, mediaTime: $0.mediaTime, rate: $0.rate) }
@@ -148,7 +148,7 @@ struct MovieTrackReader {
     // MARK: sample tables
 
     /// `stsz`, else `stz2`: read and checked once; the count is the track's sample count.
-    mutating func readSampleSizes(_ stbl: BoxNode, _ stblPath: BoxPath) -> SampleSizeBox? {
+    mutating func readSampleSizes(_ stbl: BoxIndex.Box, _ stblPath: BoxPath) -> SampleSizeBox? {
         for type: BoxType in ["stsz", "stz2"] {
             guard let box = stbl.child(type) else { continue }
             do throws(BoxError) {
@@ -164,7 +164,7 @@ struct MovieTrackReader {
     /// Sizes of the first `limit` samples (`stsz` or `stz2`).
     static func sampleSizes(_ tables: SampleTables, limit: Int) throws(BoxError) -> [Int] {
         guard let sizes = tables.sizes else {
-            throw BoxError(.malformed, "sample table has neither 'stsz' nor 'stz2'", path: tables.path.description, offset: tables.stbl.offset ?? 0)
+            throw BoxError(.malformed, "sample table has neither 'stsz' nor 'stz2'", path: tables.path.description, offset: tables.stbl.offset)
         }
         return sizes.sizes(limit: limit)
     }
@@ -173,7 +173,7 @@ struct MovieTrackReader {
     static func sampleTimes(_ tables: SampleTables, limit: Int) throws(BoxError) -> [(dts: Int64, duration: Int64, cts: Int64)] {
         let stbl = tables.stbl
         guard let sttsNode = stbl.child("stts") else {
-            throw BoxError(.malformed, "sample table has no 'stts'", path: tables.path.description, offset: stbl.offset ?? 0)
+            throw BoxError(.malformed, "sample table has no 'stts'", path: tables.path.description, offset: stbl.offset)
         }
         let stts = try TimeToSampleBox.read(sttsNode.payloadCursor(path: tables.path.appending("stts")), type: "stts")
         var out: [(dts: Int64, duration: Int64, cts: Int64)] = []
@@ -219,10 +219,10 @@ struct MovieTrackReader {
                 guard v <= UInt64(Int64.max) else { throw chunks.entries.error(.malformed, "chunk offset \(v) out of range", afterEntry: i) }
             }
         } else {
-            throw BoxError(.malformed, "sample table has neither 'stco' nor 'co64'", path: tables.path.description, offset: stbl.offset ?? 0)
+            throw BoxError(.malformed, "sample table has neither 'stco' nor 'co64'", path: tables.path.description, offset: stbl.offset)
         }
         guard let stscNode = stbl.child("stsc") else {
-            throw BoxError(.malformed, "sample table has no 'stsc'", path: tables.path.description, offset: stbl.offset ?? 0)
+            throw BoxError(.malformed, "sample table has no 'stsc'", path: tables.path.description, offset: stbl.offset)
         }
         let stsc = try SampleToChunkBox.read(stscNode.payloadCursor(path: tables.path.appending("stsc")))
         // Every run is checked before any is followed (a bad run anywhere is an error).
@@ -270,7 +270,7 @@ struct MovieTrackReader {
         var payload: ByteCursor
     }
 
-    mutating func firstSampleEntry(_ stsd: BoxNode, _ stsdPath: BoxPath) -> SampleEntry? {
+    mutating func firstSampleEntry(_ stsd: BoxIndex.Box, _ stsdPath: BoxPath) -> SampleEntry? {
         do throws(BoxError) {
             let box = try SampleDescriptionBox.read(stsd.payloadCursor(path: stsdPath))
             guard let (header, payload) = try box.firstEntry() else { return nil }
@@ -298,7 +298,7 @@ struct MovieTrackReader {
         let stbl = tables.stbl, stblPath = tables.path
         guard limit > 0, info.sampleCount > 0 else { return [] }
         guard budget.samples > 0, budget.bytes > 0 else {
-            budgetExhausted(stblPath, offset: stbl.offset ?? 0)
+            budgetExhausted(stblPath, offset: stbl.offset)
             return []
         }
         let wanted = min(limit, info.sampleCount, budget.samples)
@@ -319,7 +319,7 @@ struct MovieTrackReader {
         defer {
             if badSamples > Self.maxSampleIssuesPerTrack {
                 fail(BoxError(.malformed, "\(badSamples - Self.maxSampleIssuesPerTrack) more metadata samples could not be decoded",
-                              path: stblPath.description, offset: stbl.offset ?? 0), stops: false)
+                              path: stblPath.description, offset: stbl.offset), stops: false)
             }
         }
         for i in 0..<min(sizes.count, times.count, offsets.count) {

@@ -20,7 +20,13 @@ public enum ContainerFormat: String, Sendable, Codable, CaseIterable {
     }
 
     /// File name extensions that honestly describe this content (lower case, without dot).
-    public var extensions: Set<String> {
+    public var extensions: Set<String> { Self.extensionSets[self] ?? [] }
+
+    /// Built once: `extension-mismatch` asks for every file of a scan, and a set built at each
+    /// call hashed its names every time (issue 13).
+    private static let extensionSets = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.listedExtensions) })
+
+    private var listedExtensions: Set<String> {
         switch self {
         case .jpeg: return ["jpg", "jpeg", "jpe", "jfif"]
         case .heic: return ["heic", "heif", "hif"]

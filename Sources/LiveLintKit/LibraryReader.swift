@@ -98,12 +98,15 @@ enum LibraryReader {
         }
 
         /// What a spilling store keeps for the file `read` kept: `record` (its record as read or
-        /// cached) when preparing left what a record carries as it was, else the file encoded
-        /// anew; nil (held in memory) without spilling, for a file of another shard, and for a
-        /// file with a sidecar, which records do not carry.
-        @Sendable func spillRecord(_ read: Read, record: [UInt8]?, changed: Bool) -> [UInt8]? {
+        /// cached) when preparing left what a record carries as it was, or that record without
+        /// the tracks preparing dropped, else the file encoded anew; nil (held in memory) without
+        /// spilling, for a file of another shard, and for a file with a sidecar, which records do
+        /// not carry.
+        @Sendable func spillRecord(_ read: Read, record: RecordCodec.Encoded?, changed: Bool) -> [UInt8]? {
             guard spill, let file = read.file, file.sidecar == nil else { return nil }
-            return changed || record == nil ? RecordCodec.encode(file) : record
+            guard let record else { return RecordCodec.encode(file) }
+            guard changed else { return record.bytes }
+            return record.tracks == nil ? RecordCodec.encode(file) : record.withoutTracks
         }
 
         // The folders of the last few files delivered, shared by the next files in them.
@@ -162,13 +165,14 @@ enum LibraryReader {
                         // A file the system would not hand over (gone, refused, an I/O error) is not
                         // kept: its stamp is the walk's, and what made the read fail (a folder above it
                         // renamed or locked meanwhile) leaves the file's own stamp as it was.
-                        let toStore = slim.error?.category == .io ? nil : key.flatMap { key in
-                            stamp.flatMap { stamp in RecordCodec.encode(slim).map { ScanCache.Record(key: key, stamp: stamp, bytes: $0) } }
+                        let encoded = slim.error?.category == .io || key == nil || stamp == nil ? nil : RecordCodec.encodeNotingTracks(slim)
+                        let toStore = key.flatMap { key in
+                            stamp.flatMap { stamp in encoded.map { ScanCache.Record(key: key, stamp: stamp, bytes: $0.bytes) } }
                         }
                         // After the record is made: what `prepare` changes is never cached.
                         let changed = prepare(&slim, entry)
                         var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
-                        read.encoded = spillRecord(read, record: toStore?.bytes, changed: changed)
+                        read.encoded = spillRecord(read, record: encoded, changed: changed)
                         return (index, read, toStore)
                     }
                     running += 1

@@ -343,6 +343,32 @@ import Testing
         #expect(encoded > motionPhotos)
     }
 
+    /// A scan drops a movie's tracks (the timeline) from the record it has instead of encoding the
+    /// file again: what it keeps must be what encoding the file without them writes, and the
+    /// decoder must find the tracks where the encoder put them.
+    @Test func droppingTracksFromARecordIsEncodingWithoutThem() throws {
+        let keys = try LintEngine(rules: builtinRules).metadataKeys
+        var withTracks = 0
+        for path in Self.files {
+            let slim = MediaInspector.inspect(path: path, displayPath: "a/b.x", options: .lint).slimmedForLint(keeping: keys)
+            guard let record = RecordCodec.encodeNotingTracks(slim) else { continue }
+            var bare = slim
+            bare.movie?.tracks = []
+            let expected = try #require(RecordCodec.encode(bare))
+            #expect(record.withoutTracks == expected, "\(path)")
+            #expect((record.tracks != nil) == (slim.movie?.tracks.isEmpty == false), "\(path)")
+            let decoded = record.bytes.withUnsafeBytes { RecordCodec.decodeNotingTracks($0, path: "a/b.x", names: RecordCodec.Names(keys)) }
+            #expect(decoded?.tracks == record.tracks, "\(path)")
+            if record.tracks != nil {
+                withTracks += 1
+                // The bytes without tracks decode to the file without them.
+                let back = record.withoutTracks.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: RecordCodec.Names(keys)) }
+                #expect(back.map(Self.dumped) == Self.dumped(bare), "\(path)")
+            }
+        }
+        #expect(withTracks > 0)
+    }
+
     @Test func damagedRecordsDecodeToNilOrAFileWithoutTrapping() throws {
         let keys = try LintEngine(rules: builtinRules).metadataKeys
         let pair = TestPaths.fixtures.appendingPathComponent("pair")

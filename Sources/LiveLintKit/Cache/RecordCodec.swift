@@ -19,9 +19,35 @@ enum RecordCodec {
     // MARK: - Encoding
 
     static func encode(_ file: MediaFile) -> [UInt8]? {
+        encodeNotingTracks(file)?.bytes
+    }
+
+    /// ``encode(_:)``, with where the movie's tracks lie in the record.
+    static func encodeNotingTracks(_ file: MediaFile) -> Encoded? {
         var w = Writer()
         guard w.file(file, parentPath: nil), w.withinLimits else { return nil }
-        return w.bytes
+        return Encoded(bytes: w.bytes, tracks: w.tracks)
+    }
+
+    /// A record, and where the tracks of its file's movie lie in it (their count included), when
+    /// it has any: a scan drops them (the HTML report's timeline, no rule reads it) from a record
+    /// it has already, without encoding the file again (issue 13: that second encoding of every
+    /// movie cost 3 % of a cached scan).
+    struct Encoded: Sendable {
+        var bytes: [UInt8]
+        var tracks: Range<Int>?
+
+        /// The record of the same file with no tracks, as ``encode(_:)`` writes it: the tracks are an
+        /// array, and an empty array is its count, 0.
+        var withoutTracks: [UInt8] {
+            guard let tracks else { return bytes }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count - tracks.count + 1)
+            out += bytes[..<tracks.lowerBound]
+            out.append(0)
+            out += bytes[tracks.upperBound...]
+            return out
+        }
     }
 
     private struct Writer {
@@ -30,6 +56,8 @@ enum RecordCodec {
         /// ``maxCount`` entries, values nested ``maxDepth`` deep): the record is then not kept, so
         /// every record written decodes (a spilled scan reads each one back, ``ScanRecords``).
         var withinLimits = true
+        /// Where the top-level file's movie tracks were written, when it has any.
+        var tracks: Range<Int>?
 
         init() { bytes.reserveCapacity(256) }
 
@@ -138,10 +166,12 @@ enum RecordCodec {
                 w.uint(UInt64(m.timescale))
                 w.uint(m.durationTicks)
                 w.array(m.keys) { w, k in w.string(k.key); w.string(k.namespace); w.uint(UInt64(k.dataType)); w.value(k.value) }
+                let tracksStart = w.bytes.count
                 w.array(m.tracks) { w, t in
                     w.uint(UInt64(t.id)); w.string(t.handler); w.uint(UInt64(t.mediaTimescale)); w.uint(t.mediaDurationTicks)
                     w.array(t.editList) { w, e in w.uint(e.segmentDuration); w.int(e.mediaTime); w.double(e.rate) }
                 }
+                if parentPath == nil, !m.tracks.isEmpty { w.tracks = tracksStart..<w.bytes.count }
                 w.optional(m.stillImageTime) { w, t in
                     w.uint(UInt64(t.trackID)); w.optional(t.value) { $0.int($1) }
                     w.optional(t.dataType) { $0.uint(UInt64($1)) }; w.optional(t.payloadSize) { $0.int($1) }
@@ -204,9 +234,17 @@ enum RecordCodec {
     /// The file `bytes` describe, at `path`; nil when the bytes are damaged. `names` supplies shared
     /// copies of repeated strings (``Names``).
     static func decode(_ bytes: UnsafeRawBufferPointer, path: String, names: Names) -> MediaFile? {
+        decodeNotingTracks(bytes, path: path, names: names)?.file
+    }
+
+    /// ``decode(_:path:names:)``, with where the movie's tracks lie in `bytes` (``Encoded/tracks``).
+    static func decodeNotingTracks(_ bytes: UnsafeRawBufferPointer, path: String, names: Names) -> (file: MediaFile, tracks: Range<Int>?)? {
         var r = Reader(bytes: bytes, names: names)
         guard let file = r.file(path: path, depth: 0), r.offset == bytes.count else { return nil }
-        return file
+        // A file with a movie has no members (an archive's movie is a member's), so the tracks
+        // read last are its own.
+        let tracks = file.members == nil && file.movie?.tracks.isEmpty == false ? r.lastTracks : nil
+        return (file, tracks)
     }
 
     /// Limits on what a record may claim, so a damaged one cannot ask for much memory.
@@ -217,6 +255,8 @@ enum RecordCodec {
         let bytes: UnsafeRawBufferPointer
         let names: Names
         var offset = 0
+        /// Where the last movie's tracks were read.
+        var lastTracks: Range<Int>?
 
         init(bytes: UnsafeRawBufferPointer, names: Names) {
             self.bytes = bytes
@@ -346,6 +386,7 @@ enum RecordCodec {
                       guard let k = r.name(), let ns = r.name(), let t = r.uint32(), let v = r.value() else { return nil }
                       return QuickTimeKey(key: k, namespace: ns, dataType: t, value: v)
                   }),
+                  case let tracksStart = offset,
                   let tracks = array({ r -> TrackInfo? in
                       guard let id = r.uint32(), let handler = r.name(), let timescale = r.uint32(), let ticks = r.uint(),
                             let edits = r.array({ r -> EditListEntry? in
@@ -355,6 +396,7 @@ enum RecordCodec {
                       return TrackInfo(id: id, handler: handler, mediaTimescale: timescale, mediaDurationTicks: ticks,
                                        matrix: [], editList: edits)
                   }),
+                  case let tracksEnd = offset,
                   let stillTime = optional({ r -> StillImageTime? in
                       guard let track = r.uint32(), let value = r.optional({ $0.int64() }),
                             let type = r.optional({ $0.uint32() }), let size = r.optional({ $0.int() }),
@@ -374,6 +416,7 @@ enum RecordCodec {
                                          frameCount: frames, duration: duration, rotation: rotation)
                   })
             else { return nil }
+            lastTracks = tracksStart..<tracksEnd
             return MovieInfo(majorBrand: brand, timescale: timescale, durationTicks: duration, keys: keys, tracks: tracks,
                              stillImageTime: stillTime, video: video)
         }

@@ -218,10 +218,10 @@ final class ScanCache {
     /// search, and each page read once. A key before the last one, or far ahead, re-seeks.
     /// With `keepingBytes`, the record's bytes as stored come too (a spilling scan keeps them as
     /// they are instead of encoding the file again).
-    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false) -> (file: MediaFile, bytes: [UInt8]?)? {
+    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false) -> (file: MediaFile, bytes: RecordCodec.Encoded?)? {
         guard let cursor else { return nil }
         var key = key
-        return key.withUTF8 { keyBytes -> (file: MediaFile, bytes: [UInt8]?)? in
+        return key.withUTF8 { keyBytes -> (file: MediaFile, bytes: RecordCodec.Encoded?)? in
             do {
                 let ahead = keyBytes.lexicographicallyPrecedes(lastKey) == false
                 if !ahead || lastKey.isEmpty { try seek(keyBytes) }
@@ -283,15 +283,16 @@ final class ScanCache {
     }
 
     /// The record on the cursor's row when its stamp, keys and checksum match.
-    private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool) -> (file: MediaFile, bytes: [UInt8]?)? {
+    private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool) -> (file: MediaFile, bytes: RecordCodec.Encoded?)? {
         guard let cursor,
               cursor.int64(1) == stamp.device, cursor.int64(2) == stamp.inode, cursor.int64(3) == stamp.size,
               cursor.int64(4) == stamp.modified, cursor.int64(5) == stamp.changed, cursor.int64(6) == keySignature
         else { return nil }
         let checksum = cursor.int64(7)
-        return cursor.withBlob(8) { bytes -> (file: MediaFile, bytes: [UInt8]?)? in
-            guard Self.checksum(bytes) == checksum, let file = RecordCodec.decode(bytes, path: displayPath, names: names) else { return nil }
-            return (file, keepingBytes ? Array(bytes) : nil)
+        return cursor.withBlob(8) { bytes -> (file: MediaFile, bytes: RecordCodec.Encoded?)? in
+            guard Self.checksum(bytes) == checksum,
+                  let (file, tracks) = RecordCodec.decodeNotingTracks(bytes, path: displayPath, names: names) else { return nil }
+            return (file, keepingBytes ? RecordCodec.Encoded(bytes: Array(bytes), tracks: tracks) : nil)
         }
     }
 

@@ -92,11 +92,13 @@ enum JSON: Equatable {
         d.isFinite ? MetadataValue.format(d) : "null"
     }
 
+    /// A byte JSON escapes in a string (control characters, `"`, `\\`, DEL).
+    static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
+
     static func quote(_ s: String, into out: inout String) {
         out += "\""
         // Nearly every string (paths, identifiers, messages) needs no escape: appended whole. Its
         // bytes are checked in place (an iterator over the UTF-8 view cost 1.5 % of a cached run).
-        func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
         let plain = s.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
             ?? !s.utf8.contains(where: needsEscape)
         if plain {
@@ -173,5 +175,48 @@ public enum JSONText {
         var out = ""
         JSON.quote(s, into: &out)
         return out
+    }
+}
+
+/// A document written as UTF-8 bytes. A library-sized report appends a few short pieces per file
+/// and pair; appending them to a `String` took its general append path each time, half of the
+/// JSON reporter's time on a cached scan of 50,000 pairs (issue 13).
+struct JSONBytes {
+    var bytes: [UInt8] = []
+
+    var count: Int { bytes.count }
+
+    /// The bytes as text (they are UTF-8: every piece appended was).
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ s: String) {
+        let appended = s.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) } != nil
+        if !appended { bytes.append(contentsOf: s.utf8) }
+    }
+
+    /// `s` as a JSON string literal, as ``JSON/quote(_:into:)`` writes it.
+    mutating func quote(_ s: String) {
+        let plain = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard !utf8.contains(where: JSON.needsEscape) else { return false }
+            bytes.append(0x22)
+            bytes.append(contentsOf: utf8)
+            bytes.append(0x22)
+            return true
+        }
+        guard plain != true else { return }
+        var quoted = ""
+        JSON.quote(s, into: &quoted)
+        append(quoted)
+    }
+
+    /// `value` pretty-printed as it sits `indent` levels deep (``JSON/write(into:indent:pretty:)``).
+    mutating func append(_ value: JSON, indent: Int) {
+        var text = ""
+        value.write(into: &text, indent: indent, pretty: true)
+        append(text)
     }
 }

@@ -20,46 +20,48 @@ public enum LintJSONReporter {
     /// are written in the writer's order (sorted by UTF-8 bytes).
     public static func write(_ result: LintResult, toolVersion: String, chunkSize: Int = 1 << 16,
                              to sink: (String) -> Void) {
-        var out = ""
-        out.reserveCapacity(min(max(chunkSize, 0), 1 << 20) + 1024)
+        var out = JSONBytes()
+        out.bytes.reserveCapacity(min(max(chunkSize, 0), 1 << 20) + 1024)
         func flush() {
-            sink(out)
-            out.removeAll(keepingCapacity: true)
+            sink(out.text)
+            out.bytes.removeAll(keepingCapacity: true)
         }
         // A top-level member: `"key": ` on its own line, one level in.
         func member(_ key: String, first: Bool = false) {
-            out += first ? "\n  " : ",\n  "
-            JSON.quote(key, into: &out)
-            out += ": "
+            out.append(first ? "\n  " as StaticString : ",\n  ")
+            out.quote(key)
+            out.append(": ")
         }
         // A top-level array, one element at a time, exactly as `JSON.array` pretty-prints at depth 1.
-        func array<Items: Collection>(_ items: Items, _ write: (Items.Element, inout String) -> Void) {
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "["
-            for (i, item) in items.enumerated() {
-                out += i > 0 ? ",\n    " : "\n    "
+        func array<Items: Collection>(_ items: Items, _ write: (Items.Element, inout JSONBytes) -> Void) {
+            guard !items.isEmpty else { out.append("[]"); return }
+            out.append("[")
+            var first = true
+            for item in items {
+                out.append(first ? "\n    " as StaticString : ",\n    ")
+                first = false
                 write(item, &out)
-                if out.utf8.count >= chunkSize { flush() }
+                if out.count >= chunkSize { flush() }
             }
-            out += "\n  ]"
+            out.append("\n  ]")
         }
         // Top-level keys in UTF-8 byte order, as `JSON.object` sorts them.
-        out += "{"
+        out.append("{")
         member("files", first: true)
         array(result.files, writeFile)
         member("findings")
-        array(result.findings) { finding($0).write(into: &$1, indent: 2, pretty: true) }
+        array(result.findings) { $1.append(finding($0), indent: 2) }
         member("pairs")
         array(result.pairs, writePair)
         member("root")
-        JSON.string(result.root).write(into: &out, indent: 1, pretty: true)
+        out.append(JSON.string(result.root), indent: 1)
         member("schemaVersion")
-        JSON.integer(schemaVersion).write(into: &out, indent: 1, pretty: true)
+        out.append(JSON.integer(schemaVersion), indent: 1)
         member("summary")
-        summary(result.summary).write(into: &out, indent: 1, pretty: true)
+        out.append(summary(result.summary), indent: 1)
         member("tool")
-        JSON.object(["name": .string("livelint"), "version": .string(toolVersion)]).write(into: &out, indent: 1, pretty: true)
-        out += "\n}\n"
+        out.append(JSON.object(["name": .string("livelint"), "version": .string(toolVersion)]), indent: 1)
+        out.append("\n}\n")
         flush()
     }
 
@@ -108,20 +110,20 @@ public enum LintJSONReporter {
     /// a report lists every file and pair of the library, and building a dictionary for each and
     /// sorting its keys was most of the reporter's time (issue 13). The keys go in their sorted
     /// order; the tests hold the two to the same bytes.
-    static func writeFile(_ f: ScannedFile, into out: inout String) {
+    static func writeFile(_ f: ScannedFile, into out: inout JSONBytes) {
         field("error", f.error, first: true, into: &out)
         field("format", f.format.rawValue, into: &out)
         field("kind", f.kind.rawValue, into: &out)
         field("path", f.path, into: &out)
         if let sidecar = f.sidecar { field("sidecar", sidecar, into: &out) }
-        out += "\n    }"
+        out.append("\n    }")
     }
 
     /// ``pair(_:)`` as it writes two levels deep in the report (see ``writeFile(_:into:)``); a
     /// pair with consumers' verdicts takes the general path.
-    static func writePair(_ p: PairRecord, into out: inout String) {
+    static func writePair(_ p: PairRecord, into out: inout JSONBytes) {
         guard p.consumers.isEmpty else {
-            pair(p).write(into: &out, indent: 2, pretty: true)
+            out.append(pair(p), indent: 2)
             return
         }
         field("contentIdentifier", p.contentIdentifier, first: true, into: &out)
@@ -129,16 +131,17 @@ public enum LintJSONReporter {
         field("pairedBy", p.pairedBy.rawValue, into: &out)
         if let sidecar = p.sidecar { field("sidecar", sidecar, into: &out) }
         field("still", p.still, into: &out)
-        out += "\n    }"
+        out.append("\n    }")
     }
 
     /// One `"key": value` of an object two levels deep (a string, or `null`), opening the object
     /// when `first`, as `JSON.object` pretty-prints it there.
-    private static func field(_ key: String, _ value: String?, first: Bool = false, into out: inout String) {
-        out += first ? "{\n      " : ",\n      "
-        JSON.quote(key, into: &out)
-        out += ": "
-        if let value { JSON.quote(value, into: &out) } else { out += "null" }
+    private static func field(_ key: StaticString, _ value: String?, first: Bool = false, into out: inout JSONBytes) {
+        out.append(first ? "{\n      " as StaticString : ",\n      ")
+        out.append("\"")
+        out.append(key)
+        out.append("\": ")
+        if let value { out.quote(value) } else { out.append("null") }
     }
 
     static func file(_ f: ScannedFile) -> JSON {

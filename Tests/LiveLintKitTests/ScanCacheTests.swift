@@ -369,6 +369,37 @@ import Testing
         #expect(withTracks > 0)
     }
 
+    /// Decoded records share one copy of each name they repeat, found by its bytes: the same
+    /// bytes give the same storage, other bytes (a canonically equal spelling included) another
+    /// name, and past the limits names are made but not kept.
+    @Test func namesAreSharedByTheirBytes() {
+        let key = "com.apple.quicktime.content.identifier"
+        let names = RecordCodec.Names([key])
+        func share(_ s: String) -> String { Array(s.utf8).withUnsafeBytes { names.shared($0) } }
+        func storage(_ s: String) -> UInt {
+            var s = s
+            return s.withUTF8 { UInt(bitPattern: $0.baseAddress) }
+        }
+        let a = share(key), b = share(key)
+        #expect(a == key && b == key)
+        #expect(storage(a) == storage(b))
+        let nfc = share("Caf\u{E9} is a name long enough to be stored"), nfd = share("Cafe\u{301} is a name long enough to be stored")
+        #expect(Array(nfc.utf8) == Array("Caf\u{E9} is a name long enough to be stored".utf8))
+        #expect(Array(nfd.utf8) == Array("Cafe\u{301} is a name long enough to be stored".utf8))
+        #expect(storage(share("Cafe\u{301} is a name long enough to be stored")) == storage(nfd))
+        let long = String(repeating: "x", count: RecordCodec.Names.longest + 1)
+        let long1 = share(long), long2 = share(long)  // both held: a freed one's address comes back
+        #expect(long1 == long && long2 == long)
+        #expect(storage(long1) != storage(long2))
+        #expect(share("") == "")
+        for i in 0..<RecordCodec.Names.limit { _ = share("name \(i), long enough to need storage") }
+        let late = "one more name, long enough to need storage"
+        let late1 = share(late), late2 = share(late)
+        #expect(late1 == late && late2 == late)
+        #expect(storage(late1) != storage(late2))
+        #expect(storage(share(key)) == storage(a))
+    }
+
     @Test func damagedRecordsDecodeToNilOrAFileWithoutTrapping() throws {
         let keys = try LintEngine(rules: builtinRules).metadataKeys
         let pair = TestPaths.fixtures.appendingPathComponent("pair")

@@ -1,4 +1,7 @@
 import LiveModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The lint cache's record of one file: the file as ``MediaFile/slimmedForLint(keeping:)`` left
 /// it, in a compact binary form (LEB128 integers, length-prefixed UTF-8, doubles as their bits).
@@ -216,18 +219,66 @@ enum RecordCodec {
     /// codecs), so 100,000 decoded records hold one `ContentIdentifier` rather than 100,000, as
     /// slimming shares the keys. Seeded with the enabled rules' keys; at most ``limit`` strings.
     final class Names {
-        private var pool: [String: String] = [:]
+        /// Open addressing on a hash of the bytes: a name already kept is found by comparing bytes
+        /// and handed back without making a `String` of them first (which, with `String`
+        /// hashing, was a fifth of a cached scan's decoding, issue 13). Twice ``limit`` slots.
+        private var slots: [Slot?]
+        private var count = 0
         static let limit = 4_096
         static let longest = 64
 
-        init(_ keys: Set<String> = []) {
-            for key in keys { pool[key] = key }
+        private struct Slot {
+            let hash: UInt64
+            let name: String
         }
 
-        func shared(_ s: String) -> String {
-            if let kept = pool[s] { return kept }
-            if pool.count < Self.limit, s.utf8.count <= Self.longest { pool[s] = s }
-            return s
+        init(_ keys: Set<String> = []) {
+            slots = Array(repeating: nil, count: 2 * Self.limit)
+            for key in keys.sorted() {
+                var key = key
+                _ = key.withUTF8 { shared(UnsafeRawBufferPointer($0)) }
+            }
+        }
+
+        /// The kept copy of the name `bytes` spell (kept now if there is room and it is short).
+        func shared(_ bytes: UnsafeRawBufferPointer) -> String {
+            let hash = Self.hash(bytes)
+            let mask = slots.count - 1
+            var i = Int(truncatingIfNeeded: hash) & mask
+            while let slot = slots[i] {
+                if slot.hash == hash, Self.equal(slot.name, bytes) { return slot.name }
+                i = (i + 1) & mask
+            }
+            let name = String(decoding: bytes, as: UTF8.self)
+            if count < Self.limit, bytes.count <= Self.longest {
+                slots[i] = Slot(hash: hash, name: name)
+                count += 1
+            }
+            return name
+        }
+
+        /// Eight bytes a step, each step's product folded so high bits reach the low ones the
+        /// table's mask keeps.
+        private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+            var h = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+            var i = 0
+            while i + 8 <= bytes.count {
+                h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                h ^= h >> 29
+                i += 8
+            }
+            while i < bytes.count {
+                h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
+                i += 1
+            }
+            return h ^ (h >> 32)
+        }
+
+        private static func equal(_ name: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+            var name = name
+            return name.withUTF8 { utf8 in
+                utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
+            }
         }
     }
 
@@ -312,7 +363,9 @@ enum RecordCodec {
         }
         /// A string records repeat (a key, a tag name), shared through `names`.
         mutating func name() -> String? {
-            string().map(names.shared)
+            guard let n = uint(), n <= UInt64(bytes.count - offset) else { return nil }
+            defer { offset += Int(n) }
+            return names.shared(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))]))
         }
         /// Decodes a presence byte and the value: `.some(nil)` when absent, nil when damaged.
         mutating func optional<T>(_ body: (inout Reader) -> T?) -> T?? {

@@ -40,12 +40,16 @@ public final class BoxIndex: Sendable {
     /// boxes to open.
     public init(_ bytes: [UInt8], baseOffset: Int64 = 0, path: BoxPath = BoxPath(), ancestors: [BoxType] = [],
                 layout: @escaping BoxTree.Layout = BoxTree.movieLayout) {
-        var builder = Builder(bytes: bytes, layout: layout, ancestors: ancestors)
-        let (first, _) = builder.parseChildren(ByteCursor(bytes, baseOffset: baseOffset, boxPath: path), depth: ancestors.count)
+        // The builder reads through `buffer`, valid only inside this call: what it made leaves it.
+        let (first, issues, entries) = bytes.withUnsafeBufferPointer { buffer in
+            var builder = Builder(bytes: bytes, buffer: buffer, baseOffset: baseOffset, layout: layout, ancestors: ancestors)
+            let (first, _) = builder.parseChildren(0..<bytes.count, path: path, depth: ancestors.count)
+            return (first, builder.issues, builder.entries)
+        }
         self.bytes = bytes
         self.baseOffset = baseOffset
-        self.issues = builder.issues
-        self.entries = builder.entries
+        self.issues = issues
+        self.entries = entries
         self.first = first
     }
 
@@ -139,9 +143,16 @@ public final class BoxIndex: Sendable {
         public func makeIterator() -> Iterator { Iterator(index: index, at: first) }
     }
 
-    /// The parse: entries appended in document order, a container before its children.
+    /// The parse: entries appended in document order, a container before its children. It works
+    /// on positions in `bytes`: a box with a plain 32-bit header that fits its parent is read
+    /// straight from them, and anything else (a 64-bit or zero size, `uuid`, a size that does not
+    /// fit) goes through ``BoxHeader/parse(at:topLevel:)`` on a cursor, for the same checks and
+    /// the same errors. A cursor per box, each holding the bytes and a path, was a third of the
+    /// parse in retains and releases (issue 13).
     private struct Builder {
         let bytes: [UInt8]
+        let buffer: UnsafeBufferPointer<UInt8>
+        let baseOffset: Int64
         let layout: BoxTree.Layout
         var issues: [BoxError] = []
         var entries: [Entry] = []
@@ -150,8 +161,11 @@ public final class BoxIndex: Sendable {
         /// The types of the containers around the box being parsed, outermost first.
         var ancestors: [BoxType]
 
-        init(bytes: [UInt8], layout: @escaping BoxTree.Layout, ancestors: [BoxType]) {
+        init(bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>, baseOffset: Int64, layout: @escaping BoxTree.Layout,
+             ancestors: [BoxType]) {
             self.bytes = bytes
+            self.buffer = buffer
+            self.baseOffset = baseOffset
             self.layout = layout
             self.ancestors = ancestors
             // A box takes at least 8 bytes; a movie's moov holds some 50 to 300 of them.
@@ -159,27 +173,42 @@ public final class BoxIndex: Sendable {
         }
 
         private func allZero(_ range: Range<Int>) -> Bool {
-            bytes[range].allSatisfy { $0 == 0 }
+            buffer[range].allSatisfy { $0 == 0 }
         }
 
-        /// Parses the boxes of `parent`'s window as siblings; returns the first one's entry and
-        /// the trailer kept after the last (QuickTime's zero terminator).
-        mutating func parseChildren(_ parent: ByteCursor, depth: Int) -> (first: Int32, trailer: Range<Int>) {
-            var cursor = parent
+        private func u32(_ at: Int) -> UInt32 {
+            UInt32(buffer[at]) << 24 | UInt32(buffer[at + 1]) << 16 | UInt32(buffer[at + 2]) << 8 | UInt32(buffer[at + 3])
+        }
+
+        /// A cursor over `range` under `path`, for the checks and errors only cursors make.
+        private func cursor(_ range: Range<Int>, _ path: BoxPath) -> ByteCursor {
+            ByteCursor(bytes: bytes, start: range.lowerBound, end: range.upperBound, baseOffset: baseOffset, boxPath: path)
+        }
+
+        private func error(_ category: BoxError.Category, _ message: String, _ path: BoxPath, at position: Int) -> BoxError {
+            BoxError(category, message, path: path.description, offset: baseOffset + Int64(position))
+        }
+
+        /// Parses the boxes of `window` (inside the container whose path is `path`) as siblings;
+        /// returns the first one's entry and the trailer kept after the last (QuickTime's zero
+        /// terminator).
+        mutating func parseChildren(_ window: Range<Int>, path: BoxPath, depth: Int) -> (first: Int32, trailer: Range<Int>) {
+            var position = window.lowerBound
+            let end = window.upperBound
             var first: Int32 = -1
             var last: Int32 = -1
             var seen = BoxTree.SiblingCounts()
-            let none = cursor.end..<cursor.end
+            let none = end..<end
             func link(_ i: Int32, _ entries: inout [Entry]) {
                 if last < 0 { first = i } else { entries[Int(last)].nextSibling = i }
                 last = i
             }
-            while !cursor.isAtEnd && !stopped {
-                let rest = cursor.position..<cursor.end
-                if cursor.remaining < 8 {
+            while position < end && !stopped {
+                let rest = position..<end
+                if rest.count < 8 {
                     // QuickTime ends some atom lists with a 32-bit zero; keep it so writes round-trip.
                     if allZero(rest) { return (first, rest) }
-                    issues.append(cursor.error(.malformed, "\(rest.count) stray bytes after the last child box"))
+                    issues.append(error(.malformed, "\(rest.count) stray bytes after the last child box", path, at: position))
                     return (first, none)
                 }
                 if ancestors.last == BoxTree.udtaBoxType, rest.count <= 8, allZero(rest) {
@@ -188,66 +217,75 @@ public final class BoxIndex: Sendable {
                 }
                 boxCount += 1
                 guard boxCount <= BoxLimits.maxBoxes else {
-                    issues.append(cursor.error(.limit, "more than \(BoxLimits.maxBoxes) boxes"))
+                    issues.append(error(.limit, "more than \(BoxLimits.maxBoxes) boxes", path, at: position))
                     stopped = true
                     return (first, none)
                 }
-                let header: BoxHeader
-                do {
-                    header = try BoxHeader.parse(at: cursor, topLevel: false)
-                } catch {
-                    issues.append(error)
-                    return (first, none)
+                let size = u32(position)
+                let type = BoxType(rawValue: u32(position + 4))
+                let headerSize: Int, boxEnd: Int
+                if size >= 8, type != Self.uuidType, Int(size) <= rest.count {
+                    (headerSize, boxEnd) = (8, position + Int(size))
+                } else {
+                    let header: BoxHeader
+                    do {
+                        header = try BoxHeader.parse(at: cursor(rest, path), topLevel: false)
+                    } catch {
+                        issues.append(error)
+                        return (first, none)
+                    }
+                    // BoxHeader.parse checked the size against the room left.
+                    guard header.size <= Int64(rest.count), Int64(header.headerSize) <= header.size else {
+                        issues.append(error(.malformed, "box overruns its parent", path, at: position))
+                        return (first, none)
+                    }
+                    (headerSize, boxEnd) = (header.headerSize, position + Int(header.size))
                 }
-                let headerStart = cursor.position
-                // Header and payload are inside the window: BoxHeader.parse checked the size.
-                guard (try? cursor.skip(header.headerSize)) != nil,
-                      var payload = try? cursor.slice(Int(header.payloadSize)) else {
-                    issues.append(cursor.error(.malformed, "box overruns its parent", at: header.offset))
-                    return (first, none)
-                }
-                guard let kind = layout(header.type, ancestors) else {
+                let headerStart = position
+                position = boxEnd
+                guard let kind = layout(type, ancestors) else {
                     // A data box: nothing inside it is parsed here, so it needs no path of its own.
-                    link(append(header.type, headerStart, payload, container: false), &entries)
+                    link(append(type, headerStart, headerStart + headerSize, boxEnd, container: false), &entries)
                     continue
                 }
                 // A container's path names it among its same-type siblings (`trak[2]`). Whether a
                 // box is a container depends only on its type and ancestors, so counting the
                 // containers alone counts every sibling of that type.
-                let n = seen.count(header.type)
-                payload.boxPath = cursor.boxPath.appending(header.type, index: n > 1 || header.type == BoxTree.trakBoxType ? n : nil)
-                link(parseNode(header, headerStart, payload, layout: kind, depth: depth), &entries)
+                let n = seen.count(type)
+                let own = path.appending(type, index: n > 1 || type == BoxTree.trakBoxType ? n : nil)
+                link(parseNode(type, headerStart, headerStart + headerSize, boxEnd, path: own, layout: kind, depth: depth), &entries)
             }
             return (first, none)
         }
 
-        private mutating func append(_ type: BoxType, _ headerStart: Int, _ payload: ByteCursor, container: Bool) -> Int32 {
-            entries.append(Entry(type: type, headerStart: headerStart, payloadStart: payload.position,
-                                 childrenStart: payload.position, end: payload.end, trailer: payload.end..<payload.end,
-                                 isContainer: container))
+        private static let uuidType: BoxType = "uuid"
+
+        private mutating func append(_ type: BoxType, _ headerStart: Int, _ payloadStart: Int, _ end: Int, container: Bool) -> Int32 {
+            entries.append(Entry(type: type, headerStart: headerStart, payloadStart: payloadStart, childrenStart: payloadStart,
+                                 end: end, trailer: end..<end, isContainer: container))
             return Int32(entries.count - 1)
         }
 
-        mutating func parseNode(_ header: BoxHeader, _ headerStart: Int, _ payload: ByteCursor,
+        mutating func parseNode(_ type: BoxType, _ headerStart: Int, _ payloadStart: Int, _ end: Int, path: BoxPath,
                                 layout kind: ContainerLayout, depth: Int) -> Int32 {
             guard depth < BoxLimits.maxDepth else {
-                issues.append(BoxError(.limit, "boxes nested deeper than \(BoxLimits.maxDepth)", path: payload.path, offset: header.offset))
-                return append(header.type, headerStart, payload, container: false)
+                issues.append(BoxError(.limit, "boxes nested deeper than \(BoxLimits.maxDepth)", path: path.description,
+                                       offset: baseOffset + Int64(headerStart)))
+                return append(type, headerStart, payloadStart, end, container: false)
             }
             let prefixLength: Int
             switch kind {
             case .children(let p): prefixLength = p
-            case .meta: prefixLength = BoxTree.metaPrefixLength(payload)
+            case .meta: prefixLength = BoxTree.metaPrefixLength(cursor(payloadStart..<end, path))
             }
-            var children = payload
-            guard (try? children.skip(prefixLength)) != nil else {
-                issues.append(payload.error(.malformed, "container too short for its \(prefixLength)-byte header"))
-                return append(header.type, headerStart, payload, container: false)
+            guard prefixLength >= 0, prefixLength <= end - payloadStart else {
+                issues.append(error(.malformed, "container too short for its \(prefixLength)-byte header", path, at: payloadStart))
+                return append(type, headerStart, payloadStart, end, container: false)
             }
-            let i = append(header.type, headerStart, payload, container: true)
-            entries[Int(i)].childrenStart = children.position
-            ancestors.append(header.type)
-            let (first, trailer) = parseChildren(children, depth: depth + 1)
+            let i = append(type, headerStart, payloadStart, end, container: true)
+            entries[Int(i)].childrenStart = payloadStart + prefixLength
+            ancestors.append(type)
+            let (first, trailer) = parseChildren((payloadStart + prefixLength)..<end, path: path, depth: depth + 1)
             ancestors.removeLast()
             entries[Int(i)].firstChild = first
             entries[Int(i)].trailer = trailer

@@ -83,6 +83,23 @@ enum MovieFixtures {
         #expect(r.movie?.stillImageTime?.presentationTime == 0)
     }
 
+    /// Track references are read from `tref`'s data boxes; a reference whose type the movie
+    /// layout opens as a container (`udta` here) lists no ids, whatever its bytes hold.
+    @Test func trackReferencesAndAReferenceParsedAsAContainer() throws {
+        let bytes = MovieFixtures.tinyMovie(stillAt: 300) { moov in
+            for i in moov.children.indices where moov.children[i].type == "trak" {
+                moov.children[i].children.append(BoxNode(type: "tref", children: [
+                    BoxNode(type: "cdsc", data: [0, 0, 0, 7, 0, 0, 0, 9]),
+                    BoxNode(type: "udta", data: [0, 0, 0, 1, 0, 0, 0, 2]),
+                ]))
+            }
+        }
+        let r = MovieReader.read(MemoryByteSource(bytes))
+        let track = try #require(r.movie?.tracks.first)
+        #expect(track.references["cdsc"] == [7, 9])
+        #expect(track.references["udta"] == [])
+    }
+
     @Test func chunkOffsetOutsideTheFileIsAWarningNotACrash() throws {
         let bytes = MovieFixtures.tinyMovie(stillAt: 300) { moov in
             MovieFixtures.replace("stco", in: &moov, with: MovieFixtures.fullBox("stco", [0, 0, 0, 1, 0x7F, 0xFF, 0xFF, 0xF0]))

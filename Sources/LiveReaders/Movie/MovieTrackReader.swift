@@ -54,9 +54,13 @@ struct MovieTrackReader {
         if let tref = node.child("tref") {
             let trefPath = path.appending("tref")
             for ref in tref.children {
-                var c = ref.payloadCursor(path: trefPath.appending(ref.type))
                 var ids: [UInt32] = []
-                while c.remaining >= 4, let id = try? c.u32() { ids.append(id) }
+                // A reference whose type the movie layout opens (a `udta`, a `meta` inside `tref`)
+                // was parsed as a container: it lists no track ids, as always.
+                if !ref.isContainer {
+                    var c = ref.payloadCursor(path: trefPath.appending(ref.type))
+                    while c.remaining >= 4, let id = try? c.u32() { ids.append(id) }
+                }
                 info.references[ref.type.description, default: []] += ids
             }
         }

@@ -392,6 +392,12 @@ import Testing
         #expect(long1 == long && long2 == long)
         #expect(storage(long1) != storage(long2))
         #expect(share("") == "")
+        // Bytes that are not UTF-8 make a name with replacement characters, never kept (it could
+        // not be found again by its bytes).
+        let invalid = [UInt8](repeating: 0xC3, count: 20) + Array(" and some more text".utf8)
+        let bad1 = invalid.withUnsafeBytes { names.shared($0) }, bad2 = invalid.withUnsafeBytes { names.shared($0) }
+        #expect(bad1 == bad2 && bad1.contains("\u{FFFD}"))
+        #expect(storage(bad1) != storage(bad2))
         for i in 0..<RecordCodec.Names.limit { _ = share("name \(i), long enough to need storage") }
         let late = "one more name, long enough to need storage"
         let late1 = share(late), late2 = share(late)

@@ -1,6 +1,10 @@
 import LiveModel
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The lint cache's record of one file: the file as ``MediaFile/slimmedForLint(keeping:)`` left
@@ -221,8 +225,9 @@ enum RecordCodec {
     final class Names {
         /// Open addressing on a hash of the bytes: a name already kept is found by comparing bytes
         /// and handed back without making a `String` of them first (which, with `String`
-        /// hashing, was a fifth of a cached scan's decoding, issue 13). Twice ``limit`` slots.
-        private var slots: [Slot?]
+        /// hashing, was a fifth of a cached scan's decoding, issue 13). The table doubles as it
+        /// fills, kept at most half full: at most ``limit`` names in twice as many slots.
+        private var slots: [Slot?] = Array(repeating: nil, count: 64)
         private var count = 0
         static let limit = 4_096
         static let longest = 64
@@ -233,28 +238,50 @@ enum RecordCodec {
         }
 
         init(_ keys: Set<String> = []) {
-            slots = Array(repeating: nil, count: 2 * Self.limit)
             for key in keys.sorted() {
                 var key = key
                 _ = key.withUTF8 { shared(UnsafeRawBufferPointer($0)) }
             }
         }
 
-        /// The kept copy of the name `bytes` spell (kept now if there is room and it is short).
+        /// The kept copy of the name `bytes` spell (kept now if there is room, it is short, and
+        /// its bytes are UTF-8 that a `String` spells back the same).
         func shared(_ bytes: UnsafeRawBufferPointer) -> String {
             let hash = Self.hash(bytes)
+            var i = place(hash, bytes)
+            if let slot = slots[i] { return slot.name }
+            let name = String(decoding: bytes, as: UTF8.self)
+            guard count < Self.limit, bytes.count <= Self.longest, Self.equal(name, bytes) else { return name }
+            if 2 * (count + 1) > slots.count, slots.count < 2 * Self.limit {
+                grow()
+                i = place(hash, bytes)
+            }
+            slots[i] = Slot(hash: hash, name: name)
+            count += 1
+            return name
+        }
+
+        /// The slot holding `bytes`, else the empty slot where they would go. One is always
+        /// empty: the table is at most half full.
+        private func place(_ hash: UInt64, _ bytes: UnsafeRawBufferPointer) -> Int {
             let mask = slots.count - 1
             var i = Int(truncatingIfNeeded: hash) & mask
             while let slot = slots[i] {
-                if slot.hash == hash, Self.equal(slot.name, bytes) { return slot.name }
+                if slot.hash == hash, Self.equal(slot.name, bytes) { return i }
                 i = (i + 1) & mask
             }
-            let name = String(decoding: bytes, as: UTF8.self)
-            if count < Self.limit, bytes.count <= Self.longest {
-                slots[i] = Slot(hash: hash, name: name)
-                count += 1
+            return i
+        }
+
+        private func grow() {
+            let old = slots
+            slots = Array(repeating: nil, count: 2 * old.count)
+            let mask = slots.count - 1
+            for case let slot? in old {
+                var i = Int(truncatingIfNeeded: slot.hash) & mask
+                while slots[i] != nil { i = (i + 1) & mask }
+                slots[i] = slot
             }
-            return name
         }
 
         /// Eight bytes a step, each step's product folded so high bits reach the low ones the

@@ -61,14 +61,15 @@ public struct EditedVersionRule: ScanRule {
         var candidates: [FolderStem: [String]] = [:]
         var originalKeys: Set<FolderStem> = []
         func forEveryHalf(_ body: (_ path: String, _ key: FolderStem) -> Void) {
-            func visit(_ file: FileSummary?) {
-                guard let file else { return }
-                let (folder, name) = Pairing.split(file.path)
-                body(file.path, FolderStem(folder: folder, stem: LibraryFacts.stem(name)))
+            // Each half read where it lies: no pair built to reach it.
+            func visit(_ index: Int, stills: Bool) {
+                guard let path = scan.pairs.withHalf(index, stills: stills, { $0.path }) else { return }
+                let (folder, name) = Pairing.split(path)
+                body(path, FolderStem(folder: folder, stem: LibraryFacts.stem(name)))
             }
-            for pair in scan.pairs {
-                visit(pair.still)
-                visit(pair.movie)
+            for index in scan.pairs.indices {
+                visit(index, stills: true)
+                visit(index, stills: false)
             }
         }
         forEveryHalf { path, key in

@@ -61,18 +61,25 @@ public struct NameIdentifierConflictRule: ScanRule {
         var isMovie: Bool { place & 1 == 1 }
     }
 
-    /// A half looked up for a run of halves hashing alike: the file, and its partner by
-    /// identifier (when it has one).
+    /// A half looked up for a run of halves hashing alike: the file, and whether it has a partner
+    /// by identifier (whose path is read only for a finding).
     private struct Resolved {
         var file: FileSummary
-        var partner: String?
+        var half: Half
+        var hasPartner: Bool
 
         init?(_ half: Half, in scan: ScanContext) {
-            let pair = scan.pairs[half.pair]
-            guard let file = half.isMovie ? pair.movie : pair.still else { return nil }
-            let byIdentifier = pair.pairedBy == .contentIdentifier || pair.pairedBy == .archive
+            guard let file = scan.pairs.withHalf(half.pair, stills: !half.isMovie, { $0 }) else { return nil }
+            let method = scan.pairs.method(half.pair)
             self.file = file
-            partner = byIdentifier && pair.isComplete ? (half.isMovie ? pair.still : pair.movie)?.path : nil
+            self.half = half
+            hasPartner = (method == .contentIdentifier || method == .archive) && scan.pairs.isComplete(half.pair)
+        }
+
+        /// The path of the other half of this half's pair, when it is its partner by identifier.
+        func partner(in scan: ScanContext) -> String? {
+            guard hasPartner else { return nil }
+            return half.isMovie ? scan.pairs.stillPath(half.pair) : scan.pairs.moviePath(half.pair)
         }
     }
 
@@ -80,22 +87,25 @@ public struct NameIdentifierConflictRule: ScanRule {
         // One 8-byte record per half, sorted by the hash of its folder + name key, so that the
         // files sharing a name in one folder sit together: no dictionary of every file and no
         // key string or copy of a file kept per file (issue 13: this rule held ~220 bytes a file
-        // at a 100,000-file scan's peak, then 80, then 16).
+        // at a 100,000-file scan's peak, then 80, then 16). The halves are read where they lie.
         var halves: [Half] = []
         halves.reserveCapacity(2 * scan.pairs.count)
-        for (index, pair) in scan.pairs.enumerated() {
-            func add(_ file: FileSummary?, isMovie: Bool) {
-                guard let file, file.hasContentIdentifier, file.kind == .still || file.kind == .movie else { return }
-                halves.append(Half(hash: Self.groupHash(file.path), pair: index, isMovie: isMovie))
+        func add(_ index: Int, isMovie: Bool) {
+            let hash = scan.pairs.withHalf(index, stills: !isMovie) { file -> Int? in
+                guard file.hasContentIdentifier, file.kind == .still || file.kind == .movie else { return nil }
+                return Self.groupHash(file.path)
             }
-            add(pair.still, isMovie: false)
-            add(pair.movie, isMovie: true)
+            if let hash = hash ?? nil { halves.append(Half(hash: hash, pair: index, isMovie: isMovie)) }
+        }
+        for index in scan.pairs.indices {
+            add(index, isMovie: false)
+            add(index, isMovie: true)
         }
         halves.sort { $0.hash < $1.hash }
         // Violations with the exact group key they come from, to be given in key order.
         var found: [(key: String, violation: Violation)] = []
         Self.forEachRun(of: halves[...], by: \.hash) { run in
-            if run.count > 1 { found += Self.violations(in: run.compactMap { Resolved($0, in: scan) }) }
+            if run.count > 1 { found += Self.violations(in: run.compactMap { Resolved($0, in: scan) }, scan: scan) }
         }
         // Stable: within a group, the order the group gave (stills, then movies, by path).
         return found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.violation)
@@ -118,13 +128,13 @@ public struct NameIdentifierConflictRule: ScanRule {
     /// A still and a movie (of one name group) whose identifiers differ even ignoring case, one of
     /// them paired by identifier elsewhere. UUIDs are told apart on their bits, without text.
     private static func conflict(_ still: Resolved, _ movie: Resolved) -> Bool {
-        guard still.file.kind == .still, movie.file.kind == .movie, still.partner != nil || movie.partner != nil,
+        guard still.file.kind == .still, movie.file.kind == .movie, still.hasPartner || movie.hasPartner,
               still.file.hasContentIdentifier, movie.file.hasContentIdentifier else { return false }
         return IdentifierKey.differIgnoringCase(still.file.identifierKey, movie.file.identifierKey)
     }
 
     /// The violations among halves whose keys hash alike (one group, or more on a hash collision).
-    private static func violations(in run: [Resolved]) -> [(key: String, violation: Violation)] {
+    private static func violations(in run: [Resolved], scan: ScanContext) -> [(key: String, violation: Violation)] {
         // Nearly every run is a still and its movie with one identifier: no key is built for it.
         guard run.contains(where: { still in run.contains { movie in conflict(still, movie) } }) else { return [] }
         var out: [(key: String, violation: Violation)] = []
@@ -136,8 +146,8 @@ public struct NameIdentifierConflictRule: ScanRule {
                 for movie in group where conflict(still, movie) {
                     let sid = still.file.contentIdentifier ?? "", mid = movie.file.contentIdentifier ?? ""
                     var whose: [String] = []
-                    if let p = still.partner { whose.append("the still's movie by identifier is '\(p)'") }
-                    if let p = movie.partner { whose.append("the movie's still by identifier is '\(p)'") }
+                    if let p = still.partner(in: scan) { whose.append("the still's movie by identifier is '\(p)'") }
+                    if let p = movie.partner(in: scan) { whose.append("the movie's still by identifier is '\(p)'") }
                     out.append((key, Violation(
                         "'\(still.file.path)' (\(sid)) and '\(movie.file.path)' (\(mid)) share a name but not an identifier; "
                             + whose.joined(separator: ", ") + ": tools that pair by name (PhotoPrism, Synology, immich-go) tie the wrong halves",

@@ -58,6 +58,12 @@ public struct PairList: RandomAccessCollection, Sendable {
     /// True when pair `i` has both halves (without building the pair).
     public func isComplete(_ i: Int) -> Bool { spans[i].still >= 0 && spans[i].movie >= 0 }
 
+    /// How pair `i` was paired (without building the pair).
+    public func method(_ i: Int) -> PairingMethod { spans[i].method }
+
+    /// `body` on pair `i`'s still (`stills`) or movie, read in place; nil when the pair has none.
+    public func withHalf<T>(_ i: Int, stills: Bool, _ body: (FileSummary) -> T) -> T? { read(half(i, stills), body) }
+
     /// The still's (movie's) identifier and path in pair `i`, read in place: the scan context's
     /// searches ask for them in every comparison, and a whole summary copied out each time cost
     /// a tenth of a cached run's pair work.

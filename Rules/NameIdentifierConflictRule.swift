@@ -49,7 +49,7 @@ public struct NameIdentifierConflictRule: ScanRule {
 
     /// A half with an identifier: 32 bits of the hash of its folder and export name key, and
     /// where it is (its pair's index in the scan, and which half), 8 bytes. Halves whose keys
-    /// only hash alike fall in one run and are told apart by their keys (``violations(in:)``).
+    /// only hash alike fall in one run and are told apart by their keys (``violations(in:scan:)``).
     private struct Half {
         var hash: UInt32
         private var place: UInt32

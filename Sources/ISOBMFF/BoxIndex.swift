@@ -211,7 +211,7 @@ public final class BoxIndex: Sendable {
                     issues.append(error(.malformed, "\(rest.count) stray bytes after the last child box", path, at: position))
                     return (first, none)
                 }
-                if ancestors.last == BoxTree.udtaBoxType, rest.count <= 8, allZero(rest) {
+                if ancestors.last == BoxTree.udtaType, rest.count <= 8, allZero(rest) {
                     // A zero-size terminator (4 to 8 zero bytes) at the end of a QuickTime `udta`.
                     return (first, rest)
                 }
@@ -252,7 +252,7 @@ public final class BoxIndex: Sendable {
                 // box is a container depends only on its type and ancestors, so counting the
                 // containers alone counts every sibling of that type.
                 let n = seen.count(type)
-                let own = path.appending(type, index: n > 1 || type == BoxTree.trakBoxType ? n : nil)
+                let own = path.appending(type, index: n > 1 || type == BoxTree.trakType ? n : nil)
                 link(parseNode(type, headerStart, headerStart + headerSize, boxEnd, path: own, layout: kind, depth: depth), &entries)
             }
             return (first, none)

@@ -168,8 +168,9 @@ public enum BoxTree {
     ] as [BoxType]).map(\.rawValue)
     private static let metaType: BoxType = "meta"
     private static let ilstType: BoxType = "ilst"
-    private static let udtaType: BoxType = "udta"
-    private static let trakType: BoxType = "trak"
+    /// Also read by ``BoxIndex``'s parse (a `udta` terminator, `trak` paths always indexed).
+    static let udtaType: BoxType = "udta"
+    static let trakType: BoxType = "trak"
 
     /// The outcome of a parse: the nodes read (as far as they go) and every problem met.
     public struct Result: Sendable {
@@ -193,9 +194,6 @@ public enum BoxTree {
         let r = parse(bytes, baseOffset: baseOffset, path: path, ancestors: ancestors, layout: layout)
         return (r.nodes.first, r.issues)
     }
-
-    static let udtaBoxType = udtaType
-    static let trakBoxType = trakType
 
     /// How many containers of each type a container's children held so far: a short list read
     /// in a row (a container has few kinds of container inside it), and a dictionary past 16

@@ -1,11 +1,4 @@
 import LiveModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The lint cache's record of one file: the file as ``MediaFile/slimmedForLint(keeping:)`` left
 /// it, in a compact binary form (LEB128 integers, length-prefixed UTF-8, doubles as their bits).
@@ -303,9 +296,7 @@ enum RecordCodec {
 
         private static func equal(_ name: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
             var name = name
-            return name.withUTF8 { utf8 in
-                utf8.count == bytes.count && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0)
-            }
+            return name.withUTF8 { PathText.compare($0, bytes.assumingMemoryBound(to: UInt8.self)) == 0 }
         }
     }
 

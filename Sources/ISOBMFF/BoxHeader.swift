@@ -73,7 +73,7 @@ public struct BoxHeader: Sendable, Hashable {
             toEnd = true
         }
         var userType: [UInt8]?
-        if type == uuidType {
+        if type == .uuid {
             guard available >= Int64(headerSize + 16), c.remaining >= 16 else { throw failure("truncated uuid extended type") }
             userType = try c.read(16, "extended type")
             headerSize += 16
@@ -85,7 +85,6 @@ public struct BoxHeader: Sendable, Hashable {
         return BoxHeader(type: type, size: size, headerSize: headerSize, offset: offset, userType: userType, extendsToEnd: toEnd)
     }
 
-    private static let uuidType: BoxType = "uuid"
 }
 
 extension ByteCursor {

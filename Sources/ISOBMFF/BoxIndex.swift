@@ -22,16 +22,18 @@ public final class BoxIndex: Sendable {
     private let first: Int32
 
     /// One box. A data box's payload is `payloadStart..<end`; a container's prefix is
-    /// `payloadStart..<childrenStart`, its children follow, and its trailer is `trailer`.
+    /// `payloadStart..<childrenStart`, its children follow, and its trailer (a QuickTime zero
+    /// terminator) is `trailerStart..<end`.
     struct Entry {
         var type: BoxType
         var headerStart: Int
         var payloadStart: Int
         var childrenStart: Int
+        var trailerStart: Int
         var end: Int
-        var trailer: Range<Int>
         var firstChild: Int32 = -1
         var nextSibling: Int32 = -1
+        /// A container with no prefix and no children looks like an empty data box otherwise.
         var isContainer: Bool
     }
 
@@ -43,7 +45,7 @@ public final class BoxIndex: Sendable {
         // The builder reads through `buffer`, valid only inside this call: what it made leaves it.
         let (first, issues, entries) = bytes.withUnsafeBufferPointer { buffer in
             var builder = Builder(bytes: bytes, buffer: buffer, baseOffset: baseOffset, layout: layout, ancestors: ancestors)
-            let (first, _) = builder.parseChildren(0..<bytes.count, path: path, depth: ancestors.count)
+            let (first, _) = builder.parseChildren(0..<bytes.count, path: path)
             return (first, builder.issues, builder.entries)
         }
         self.bytes = bytes
@@ -72,10 +74,9 @@ public final class BoxIndex: Sendable {
         /// The extended type of a `uuid` box.
         public var userType: [UInt8]? {
             let e = e
-            guard e.type == Self.uuidType else { return nil }
+            guard e.type == .uuid else { return nil }
             return Array(index.bytes[(e.payloadStart - 16)..<e.payloadStart])
         }
-        private static let uuidType: BoxType = "uuid"
 
         /// The box's children, none for a data box.
         public var children: Children { Children(index: index, first: e.firstChild) }
@@ -84,10 +85,16 @@ public final class BoxIndex: Sendable {
         public func child(_ type: BoxType) -> Box? { children.first(type) }
 
         /// A cursor over the payload (after the header), in place: for a container, its prefix,
-        /// children and trailer.
+        /// children and trailer, whatever of them parsed.
         public func payloadCursor(path: BoxPath) -> ByteCursor {
             let e = e
             return ByteCursor(bytes: index.bytes, start: e.payloadStart, end: e.end, baseOffset: index.baseOffset, boxPath: path)
+        }
+
+        /// A cursor over a data box's payload, in place; nil for a container, whose payload is
+        /// its children (what ``BoxNode`` gives: a container has no data).
+        public func dataCursor(path: BoxPath) -> ByteCursor? {
+            isContainer ? nil : payloadCursor(path: path)
         }
 
         /// The payload of a data box, copied; nil for a container.
@@ -96,13 +103,13 @@ public final class BoxIndex: Sendable {
             return e.isContainer ? nil : Array(index.bytes[e.payloadStart..<e.end])
         }
 
-        /// The box as a ``BoxNode`` (payloads copied), to edit or write.
-        public var node: BoxNode {
+        /// The box as a ``BoxNode`` (payloads copied), to edit or write (``BoxTree/parse``).
+        var node: BoxNode {
             let e = e
             let content: BoxNode.Content
             if e.isContainer {
                 content = .container(prefix: Array(index.bytes[e.payloadStart..<e.childrenStart]),
-                                     children: children.map(\.node), trailer: Array(index.bytes[e.trailer]))
+                                     children: children.map(\.node), trailer: Array(index.bytes[e.trailerStart..<e.end]))
             } else {
                 content = .data(Array(index.bytes[e.payloadStart..<e.end]))
             }
@@ -114,8 +121,6 @@ public final class BoxIndex: Sendable {
     public struct Children: Sequence, Sendable {
         let index: BoxIndex
         let first: Int32
-
-        public var isEmpty: Bool { first < 0 }
 
         /// The first box of type `type`.
         public func first(_ type: BoxType) -> Box? {
@@ -143,6 +148,29 @@ public final class BoxIndex: Sendable {
         public func makeIterator() -> Iterator { Iterator(index: index, at: first) }
     }
 
+    /// How many containers of each type a container's children held so far: a short list read
+    /// in a row (a container has few kinds of container inside it), and a dictionary past 16
+    /// kinds (an `ilst` can hold any number: each of its items is a container).
+    struct SiblingCounts {
+        private var few: [(type: BoxType, count: Int)] = []
+        private var many: [BoxType: Int] = [:]
+
+        /// Counts one more `type` and returns how many there are now.
+        mutating func count(_ type: BoxType) -> Int {
+            if let i = few.firstIndex(where: { $0.type == type }) {
+                few[i].count += 1
+                return few[i].count
+            }
+            if few.count < 16 {
+                few.append((type, 1))
+                return 1
+            }
+            let n = (many[type] ?? 0) + 1
+            many[type] = n
+            return n
+        }
+    }
+
     /// The parse: entries appended in document order, a container before its children. It works
     /// on positions in `bytes`: a box with a plain 32-bit header that fits its parent is read
     /// straight from them, and anything else (a 64-bit or zero size, `uuid`, a size that does not
@@ -156,9 +184,10 @@ public final class BoxIndex: Sendable {
         let layout: BoxTree.Layout
         var issues: [BoxError] = []
         var entries: [Entry] = []
+        /// Boxes met so far; past ``BoxLimits/maxBoxes`` the whole parse stops.
         var boxCount = 0
-        var stopped = false
-        /// The types of the containers around the box being parsed, outermost first.
+        /// The types of the containers around the box being parsed, outermost first: their
+        /// count is the depth.
         var ancestors: [BoxType]
 
         init(bytes: [UInt8], buffer: UnsafeBufferPointer<UInt8>, baseOffset: Int64, layout: @escaping BoxTree.Layout,
@@ -172,33 +201,34 @@ public final class BoxIndex: Sendable {
             entries.reserveCapacity(min(bytes.count / 8, 512))
         }
 
+        private var stopped: Bool { boxCount > BoxLimits.maxBoxes }
+
         private func allZero(_ range: Range<Int>) -> Bool {
             buffer[range].allSatisfy { $0 == 0 }
-        }
-
-        private func u32(_ at: Int) -> UInt32 {
-            UInt32(buffer[at]) << 24 | UInt32(buffer[at + 1]) << 16 | UInt32(buffer[at + 2]) << 8 | UInt32(buffer[at + 3])
-        }
-
-        /// A cursor over `range` under `path`, for the checks and errors only cursors make.
-        private func cursor(_ range: Range<Int>, _ path: BoxPath) -> ByteCursor {
-            ByteCursor(bytes: bytes, start: range.lowerBound, end: range.upperBound, baseOffset: baseOffset, boxPath: path)
         }
 
         private func error(_ category: BoxError.Category, _ message: String, _ path: BoxPath, at position: Int) -> BoxError {
             BoxError(category, message, path: path.description, offset: baseOffset + Int64(position))
         }
 
+        /// 0 for a QuickTime `meta` whose payload `range` starts with a child box header, 4 for an
+        /// ISO one (version and flags first), told apart as exiftool's QuickTime.pm does.
+        private func metaPrefixLength(_ range: Range<Int>) -> Int {
+            guard range.count >= 8 else { return range.count >= 4 ? 4 : 0 }
+            let size = bigEndianU32(buffer, at: range.lowerBound)
+            let type = BoxType(rawValue: bigEndianU32(buffer, at: range.lowerBound + 4))
+            return size >= 8 && Int(size) <= range.count && type.looksLikeBoxType ? 0 : 4
+        }
+
         /// Parses the boxes of `window` (inside the container whose path is `path`) as siblings;
-        /// returns the first one's entry and the trailer kept after the last (QuickTime's zero
-        /// terminator).
-        mutating func parseChildren(_ window: Range<Int>, path: BoxPath, depth: Int) -> (first: Int32, trailer: Range<Int>) {
+        /// returns the first one's entry and where the trailer kept after the last begins
+        /// (QuickTime's zero terminator; the window's end when there is none).
+        mutating func parseChildren(_ window: Range<Int>, path: BoxPath) -> (first: Int32, trailerStart: Int) {
             var position = window.lowerBound
             let end = window.upperBound
             var first: Int32 = -1
             var last: Int32 = -1
-            var seen = BoxTree.SiblingCounts()
-            let none = end..<end
+            var seen = SiblingCounts()
             func link(_ i: Int32, _ entries: inout [Entry]) {
                 if last < 0 { first = i } else { entries[Int(last)].nextSibling = i }
                 last = i
@@ -207,37 +237,33 @@ public final class BoxIndex: Sendable {
                 let rest = position..<end
                 if rest.count < 8 {
                     // QuickTime ends some atom lists with a 32-bit zero; keep it so writes round-trip.
-                    if allZero(rest) { return (first, rest) }
+                    if allZero(rest) { return (first, position) }
                     issues.append(error(.malformed, "\(rest.count) stray bytes after the last child box", path, at: position))
-                    return (first, none)
+                    return (first, end)
                 }
                 if ancestors.last == BoxTree.udtaType, rest.count <= 8, allZero(rest) {
                     // A zero-size terminator (4 to 8 zero bytes) at the end of a QuickTime `udta`.
-                    return (first, rest)
+                    return (first, position)
                 }
                 boxCount += 1
-                guard boxCount <= BoxLimits.maxBoxes else {
+                guard !stopped else {
                     issues.append(error(.limit, "more than \(BoxLimits.maxBoxes) boxes", path, at: position))
-                    stopped = true
-                    return (first, none)
+                    return (first, end)
                 }
-                let size = u32(position)
-                let type = BoxType(rawValue: u32(position + 4))
+                let size = bigEndianU32(buffer, at: position)
+                let type = BoxType(rawValue: bigEndianU32(buffer, at: position + 4))
                 let headerSize: Int, boxEnd: Int
-                if size >= 8, type != Self.uuidType, Int(size) <= rest.count {
+                if size >= 8, type != .uuid, Int(size) <= rest.count {
                     (headerSize, boxEnd) = (8, position + Int(size))
                 } else {
+                    // BoxHeader.parse checks the size against the room left and the header's own.
                     let header: BoxHeader
                     do {
-                        header = try BoxHeader.parse(at: cursor(rest, path), topLevel: false)
+                        header = try BoxHeader.parse(at: ByteCursor(bytes: bytes, start: position, end: end, baseOffset: baseOffset,
+                                                                    boxPath: path), topLevel: false)
                     } catch {
                         issues.append(error)
-                        return (first, none)
-                    }
-                    // BoxHeader.parse checked the size against the room left.
-                    guard header.size <= Int64(rest.count), Int64(header.headerSize) <= header.size else {
-                        issues.append(error(.malformed, "box overruns its parent", path, at: position))
-                        return (first, none)
+                        return (first, end)
                     }
                     (headerSize, boxEnd) = (header.headerSize, position + Int(header.size))
                 }
@@ -253,42 +279,39 @@ public final class BoxIndex: Sendable {
                 // containers alone counts every sibling of that type.
                 let n = seen.count(type)
                 let own = path.appending(type, index: n > 1 || type == BoxTree.trakType ? n : nil)
-                link(parseNode(type, headerStart, headerStart + headerSize, boxEnd, path: own, layout: kind, depth: depth), &entries)
+                link(parseNode(type, headerStart, headerStart + headerSize, boxEnd, path: own, layout: kind), &entries)
             }
-            return (first, none)
+            return (first, end)
         }
 
-        private static let uuidType: BoxType = "uuid"
-
-        private mutating func append(_ type: BoxType, _ headerStart: Int, _ payloadStart: Int, _ end: Int, container: Bool) -> Int32 {
-            entries.append(Entry(type: type, headerStart: headerStart, payloadStart: payloadStart, childrenStart: payloadStart,
-                                 end: end, trailer: end..<end, isContainer: container))
+        private mutating func append(_ type: BoxType, _ headerStart: Int, _ payloadStart: Int, _ end: Int,
+                                     container: Bool, childrenStart: Int? = nil) -> Int32 {
+            entries.append(Entry(type: type, headerStart: headerStart, payloadStart: payloadStart,
+                                 childrenStart: childrenStart ?? payloadStart, trailerStart: end, end: end, isContainer: container))
             return Int32(entries.count - 1)
         }
 
         mutating func parseNode(_ type: BoxType, _ headerStart: Int, _ payloadStart: Int, _ end: Int, path: BoxPath,
-                                layout kind: ContainerLayout, depth: Int) -> Int32 {
-            guard depth < BoxLimits.maxDepth else {
-                issues.append(BoxError(.limit, "boxes nested deeper than \(BoxLimits.maxDepth)", path: path.description,
-                                       offset: baseOffset + Int64(headerStart)))
+                                layout kind: ContainerLayout) -> Int32 {
+            guard ancestors.count < BoxLimits.maxDepth else {
+                issues.append(error(.limit, "boxes nested deeper than \(BoxLimits.maxDepth)", path, at: headerStart))
                 return append(type, headerStart, payloadStart, end, container: false)
             }
             let prefixLength: Int
             switch kind {
             case .children(let p): prefixLength = p
-            case .meta: prefixLength = BoxTree.metaPrefixLength(cursor(payloadStart..<end, path))
+            case .meta: prefixLength = metaPrefixLength(payloadStart..<end)
             }
             guard prefixLength >= 0, prefixLength <= end - payloadStart else {
                 issues.append(error(.malformed, "container too short for its \(prefixLength)-byte header", path, at: payloadStart))
                 return append(type, headerStart, payloadStart, end, container: false)
             }
-            let i = append(type, headerStart, payloadStart, end, container: true)
-            entries[Int(i)].childrenStart = payloadStart + prefixLength
+            let i = append(type, headerStart, payloadStart, end, container: true, childrenStart: payloadStart + prefixLength)
             ancestors.append(type)
-            let (first, trailer) = parseChildren((payloadStart + prefixLength)..<end, path: path, depth: depth + 1)
+            let (first, trailerStart) = parseChildren((payloadStart + prefixLength)..<end, path: path)
             ancestors.removeLast()
             entries[Int(i)].firstChild = first
-            entries[Int(i)].trailer = trailer
+            entries[Int(i)].trailerStart = trailerStart
             return i
         }
     }

@@ -194,37 +194,4 @@ public enum BoxTree {
         let r = parse(bytes, baseOffset: baseOffset, path: path, ancestors: ancestors, layout: layout)
         return (r.nodes.first, r.issues)
     }
-
-    /// How many containers of each type a container's children held so far: a short list read
-    /// in a row (a container has few kinds of container inside it), and a dictionary past 16
-    /// kinds (an `ilst` can hold any number: each of its items is a container).
-    struct SiblingCounts {
-        private var few: [(type: BoxType, count: Int)] = []
-        private var many: [BoxType: Int] = [:]
-
-        /// Counts one more `type` and returns how many there are now.
-        mutating func count(_ type: BoxType) -> Int {
-            if let i = few.firstIndex(where: { $0.type == type }) {
-                few[i].count += 1
-                return few[i].count
-            }
-            if few.count < 16 {
-                few.append((type, 1))
-                return 1
-            }
-            let n = (many[type] ?? 0) + 1
-            many[type] = n
-            return n
-        }
-    }
-
-    /// 0 for a QuickTime `meta` (a child header comes first), 4 for an ISO one (version/flags).
-    static func metaPrefixLength(_ payload: ByteCursor) -> Int {
-        var peek = payload
-        guard payload.remaining >= 8, let size = try? peek.u32(), let type = try? peek.fourCC() else {
-            return payload.remaining >= 4 ? 4 : 0
-        }
-        if size >= 8, Int(size) <= payload.remaining, type.looksLikeBoxType { return 0 }
-        return 4
-    }
 }

@@ -60,3 +60,14 @@ public struct BoxType: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
         bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0xA9 }
     }
 }
+
+extension BoxType {
+    /// A box whose header carries a 16-byte extended type after its size.
+    static let uuid: BoxType = "uuid"
+}
+
+/// The big-endian `UInt32` at `at` in `bytes`; the caller checked that its four bytes are there.
+@inline(__always)
+func bigEndianU32<Bytes: RandomAccessCollection>(_ bytes: Bytes, at i: Int) -> UInt32 where Bytes.Element == UInt8, Bytes.Index == Int {
+    UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+}

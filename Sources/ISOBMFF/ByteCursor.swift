@@ -96,9 +96,7 @@ public struct ByteCursor: Sendable {
     public mutating func u32(_ what: String = "u32") throws(BoxError) -> UInt32 {
         try need(4, what)
         defer { position += 4 }
-        var v: UInt32 = 0
-        for i in 0..<4 { v = v << 8 | UInt32(bytes[position + i]) }
-        return v
+        return bigEndianU32(bytes, at: position)
     }
 
     public mutating func u64(_ what: String = "u64") throws(BoxError) -> UInt64 {

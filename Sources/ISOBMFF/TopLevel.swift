@@ -37,7 +37,7 @@ public enum TopLevel {
                 result.error = error
                 return result
             }
-            let type = BoxType(rawValue: UInt32(raw[4]) << 24 | UInt32(raw[5]) << 16 | UInt32(raw[6]) << 8 | UInt32(raw[7]))
+            let type = BoxType(rawValue: bigEndianU32(raw, at: 4))
             if !type.looksLikeBoxType {
                 let issue = BoxError(.malformed, "\(left) trailing bytes that are not a box (type bytes \(type))", offset: offset)
                 if result.boxes.isEmpty { result.error = issue } else { result.warnings.append(issue) }

@@ -24,7 +24,7 @@ import Testing
     /// Same-type sibling containers are numbered in order, past the short list's 16 kinds too
     /// (an `ilst` of many items), the way a dictionary of counts numbered them.
     @Test func siblingCountsNumberEachTypeInOrder() {
-        var counts = BoxTree.SiblingCounts()
+        var counts = BoxIndex.SiblingCounts()
         var reference: [BoxType: Int] = [:]
         let types = (0..<40).map { BoxType(rawValue: 0x6161_6100 + UInt32($0 % 23)) } + ["trak", "trak", "udta", "trak"]
         for type in types {

@@ -93,9 +93,7 @@ public struct EntryTable: Sendable {
     /// Big-endian `UInt32` at byte `byte` of entry `index` (both checked by the caller's range).
     func u32(_ index: Int, _ byte: Int = 0) -> UInt32 {
         precondition(index >= 0 && index < count && byte + 4 <= entrySize, "entry table index out of range")
-        let at = cursor.position + index * entrySize + byte
-        let b = cursor.bytes
-        return UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
+        return bigEndianU32(cursor.bytes, at: cursor.position + index * entrySize + byte)
     }
 
     func u64(_ index: Int, _ byte: Int = 0) -> UInt64 {

@@ -88,8 +88,7 @@ public struct SampleSizeBox: TypedBox {
         case 8: return UInt32(b[base + index])
         case 16: return UInt32(b[base + 2 * index]) << 8 | UInt32(b[base + 2 * index + 1])
         default:
-            let at = base + 4 * index
-            return UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
+            return bigEndianU32(b, at: base + 4 * index)
         }
     }
 

@@ -206,10 +206,10 @@ struct MovieReadContext {
     /// `meta` with `hdlr` `mdta`, `keys` and `ilst` (QuickTime), or the same inside an ISO `meta`.
     mutating func readMetaKeys(_ meta: BoxIndex.Box, path: BoxPath) -> [QuickTimeKey] {
         var keys = MetadataKeysBox(entries: [])
-        if let keysNode = meta.child("keys"), !keysNode.isContainer {
+        if let cursor = meta.child("keys")?.dataCursor(path: path.appending("keys")) {
             do throws(BoxError) {
                 // Entries read before a bad one are kept.
-                try MetadataKeysBox.read(keysNode.payloadCursor(path: path.appending("keys")), into: &keys)
+                try MetadataKeysBox.read(cursor, into: &keys)
             } catch {
                 report(error)
             }
@@ -238,9 +238,9 @@ struct MovieReadContext {
 
     /// The first `data` atom of an `ilst` item: type indicator (1 byte set + 3 bytes type), locale, value.
     mutating func readDataAtom(_ item: BoxIndex.Box, path: BoxPath) -> (UInt32, MetadataValue)? {
-        guard let data = item.child("data"), !data.isContainer else { return nil }
+        guard let cursor = item.child("data")?.dataCursor(path: path.appending("data")) else { return nil }
         do throws(BoxError) {
-            let box = try DataBox.read(data.payloadCursor(path: path.appending("data")))
+            let box = try DataBox.read(cursor)
             return (box.wellKnownType, QuickTimeValueDecoder.decode(type: box.wellKnownType, box.value))
         } catch {
             report(error, stops: false)
@@ -256,8 +256,7 @@ struct MovieReadContext {
                 out += readMetaKeys(item, path: path.appending("meta"))
                 continue
             }
-            guard item.type.rawValue >> 24 == 0xA9, !item.isContainer else { continue }
-            var c = item.payloadCursor(path: BoxPath())
+            guard item.type.rawValue >> 24 == 0xA9, var c = item.dataCursor(path: BoxPath()) else { continue }
             guard let length = try? c.u16(), (try? c.u16()) != nil, let text = try? c.read(Int(length)) else { continue }
             out.append(QuickTimeKey(key: item.type.description, namespace: "udta", dataType: 1,
                                     value: .string(String(decoding: text, as: UTF8.self))))

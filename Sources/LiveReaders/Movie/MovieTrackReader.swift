@@ -56,20 +56,19 @@ struct MovieTrackReader {
             for ref in tref.children {
                 var ids: [UInt32] = []
                 // A reference whose type the movie layout opens (a `udta`, a `meta` inside `tref`)
-                // was parsed as a container: it lists no track ids, as always.
-                if !ref.isContainer {
-                    var c = ref.payloadCursor(path: trefPath.appending(ref.type))
+                // has no data, so no track ids, as always.
+                if var c = ref.dataCursor(path: trefPath.appending(ref.type)) {
                     while c.remaining >= 4, let id = try? c.u32() { ids.append(id) }
                 }
                 info.references[ref.type.description, default: []] += ids
             }
         }
         if let elst = node.child("edts")?.child("elst") { info.editList = readElst(elst) }
-        let mdiaPath = path.appending("mdia")
         guard let mdia = node.child("mdia") else {
             out.info = info
             return out
         }
+        let mdiaPath = path.appending("mdia")
         if let mdhd = mdia.child("mdhd") {
             do throws(BoxError) {
                 let box = try MediaHeaderBox.read(mdhd.payloadCursor(path: mdiaPath.appending("mdhd")))
@@ -81,11 +80,11 @@ struct MovieTrackReader {
                 info.handler = try HandlerBox.read(hdlr.payloadCursor(path: mdiaPath.appending("hdlr")), keepRemainder: false).handlerType.description
             } catch { fail(error) }
         }
-        let stblPath = mdiaPath.appending("minf").appending("stbl")
         guard let stbl = mdia.child("minf")?.child("stbl") else {
             out.info = info
             return out
         }
+        let stblPath = mdiaPath.appending("minf").appending("stbl")
         var tables = SampleTables(stbl: stbl, path: stblPath)
         tables.sizes = readSampleSizes(stbl, stblPath)
         info.sampleCount = tables.sizes.map { Int($0.sampleCount) } ?? 0

@@ -90,23 +90,19 @@ enum LibraryReader {
 
         /// A file as this run holds it, whether read or taken from the cache: its Takeout sidecar
         /// attached (read fresh, never cached), and without the timeline when no report draws it
-        /// (the cache keeps it for the runs that do). True when that changed what a record carries.
-        @Sendable func prepare(_ file: inout MediaFile, _ entry: LibraryWalker.Entry) -> Bool {
-            let dropped = !keepTimeline && dropTimeline(&file)
+        /// (the cache keeps it for the runs that do).
+        @Sendable func prepare(_ file: inout MediaFile, _ entry: LibraryWalker.Entry) {
+            if !keepTimeline { dropTimeline(&file) }
             if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry) }
-            return dropped
         }
 
-        /// What a spilling store keeps for the file `read` kept: `record` (its record as read or
-        /// cached) when preparing left what a record carries as it was, or that record without
-        /// the tracks preparing dropped, else the file encoded anew; nil (held in memory) without
-        /// spilling, for a file of another shard, and for a file with a sidecar, which records do
-        /// not carry.
-        @Sendable func spillRecord(_ read: Read, record: RecordCodec.Encoded?, changed: Bool) -> [UInt8]? {
+        /// What a spilling store keeps for the file `read` kept: `record`, its record as read or
+        /// cached and as this run holds it (without the tracks `prepare` drops), else the file
+        /// encoded anew; nil (held in memory) without spilling, for a file of another shard, and
+        /// for a file with a sidecar, which records do not carry.
+        @Sendable func spillRecord(_ read: Read, record: @autoclosure () -> [UInt8]?) -> [UInt8]? {
             guard spill, let file = read.file, file.sidecar == nil else { return nil }
-            guard let record else { return RecordCodec.encode(file) }
-            guard changed else { return record.bytes }
-            return record.tracks == nil ? RecordCodec.encode(file) : record.withoutTracks
+            return record() ?? RecordCodec.encode(file)
         }
 
         // The folders of the last few files delivered, shared by the next files in them.
@@ -149,12 +145,13 @@ enum LibraryReader {
                         let k = cache.key(for: entry.path)
                         stamp = entry.stat ?? FileStamp(path: entry.path)
                         key = k
-                        if let stamp, let hit = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill) {
+                        if let stamp, let hit = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill,
+                                                             droppingTracks: !keepTimeline) {
                             var file = hit.file
-                            let changed = prepare(&file, entry)
+                            prepare(&file, entry)
                             var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                             read.fromCache = true
-                            read.encoded = spillRecord(read, record: hit.bytes, changed: changed)
+                            read.encoded = spillRecord(read, record: hit.bytes)
                             deliver(index, read)
                             continue
                         }
@@ -165,14 +162,16 @@ enum LibraryReader {
                         // A file the system would not hand over (gone, refused, an I/O error) is not
                         // kept: its stamp is the walk's, and what made the read fail (a folder above it
                         // renamed or locked meanwhile) leaves the file's own stamp as it was.
-                        let encoded = slim.error?.category == .io || key == nil || stamp == nil ? nil : RecordCodec.encodeNotingTracks(slim)
-                        let toStore = key.flatMap { key in
-                            stamp.flatMap { stamp in encoded.map { ScanCache.Record(key: key, stamp: stamp, bytes: $0.bytes) } }
+                        var encoded: RecordCodec.Encoded?
+                        var toStore: ScanCache.Record?
+                        if let key, let stamp, slim.error?.category != .io, let record = RecordCodec.encodeNotingTracks(slim) {
+                            encoded = record
+                            toStore = ScanCache.Record(key: key, stamp: stamp, bytes: record.bytes)
                         }
                         // After the record is made: what `prepare` changes is never cached.
-                        let changed = prepare(&slim, entry)
+                        prepare(&slim, entry)
                         var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
-                        read.encoded = spillRecord(read, record: encoded, changed: changed)
+                        read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
                         return (index, read, toStore)
                     }
                     running += 1
@@ -196,11 +195,9 @@ enum LibraryReader {
 
     /// Drops the video track slimming keeps for the HTML report's timeline (``PairMedia``; no rule
     /// reads it): about 160 bytes a movie whose edit list does more than show the whole track.
-    /// True when there was one to drop.
-    private static func dropTimeline(_ file: inout MediaFile) -> Bool {
-        guard file.movie?.tracks.isEmpty == false else { return false }
+    private static func dropTimeline(_ file: inout MediaFile) {
+        guard file.movie?.tracks.isEmpty == false else { return }
         file.movie?.tracks = []
-        return true
     }
 
     /// The exiv2 entries a still is read for under `engine`: the makernote (the identifier, and

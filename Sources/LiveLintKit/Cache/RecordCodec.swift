@@ -40,14 +40,19 @@ enum RecordCodec {
         /// The record of the same file with no tracks, as ``encode(_:)`` writes it: the tracks are an
         /// array, and an empty array is its count, 0.
         var withoutTracks: [UInt8] {
-            guard let tracks else { return bytes }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count - tracks.count + 1)
-            out += bytes[..<tracks.lowerBound]
-            out.append(0)
-            out += bytes[tracks.upperBound...]
-            return out
+            tracks.map { RecordCodec.cut(bytes, tracks: $0) } ?? bytes
         }
+    }
+
+    /// The record `bytes` with its tracks (the range ``Encoded/tracks`` gives) replaced by an
+    /// empty array, copied once: from the cache's row or from a record just encoded.
+    static func cut<Bytes: Collection>(_ bytes: Bytes, tracks: Range<Int>) -> [UInt8] where Bytes.Element == UInt8, Bytes.Index == Int {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count - tracks.count + 1)
+        out += bytes[..<tracks.lowerBound]
+        out.append(0)
+        out += bytes[tracks.upperBound...]
+        return out
     }
 
     private struct Writer {
@@ -310,10 +315,7 @@ enum RecordCodec {
     static func decodeNotingTracks(_ bytes: UnsafeRawBufferPointer, path: String, names: Names) -> (file: MediaFile, tracks: Range<Int>?)? {
         var r = Reader(bytes: bytes, names: names)
         guard let file = r.file(path: path, depth: 0), r.offset == bytes.count else { return nil }
-        // A file with a movie has no members (an archive's movie is a member's), so the tracks
-        // read last are its own.
-        let tracks = file.members == nil && file.movie?.tracks.isEmpty == false ? r.lastTracks : nil
-        return (file, tracks)
+        return (file, r.tracks)
     }
 
     /// Limits on what a record may claim, so a damaged one cannot ask for much memory.
@@ -324,8 +326,8 @@ enum RecordCodec {
         let bytes: UnsafeRawBufferPointer
         let names: Names
         var offset = 0
-        /// Where the last movie's tracks were read.
-        var lastTracks: Range<Int>?
+        /// Where the top-level file's movie tracks were read.
+        var tracks: Range<Int>?
 
         init(bytes: UnsafeRawBufferPointer, names: Names) {
             self.bytes = bytes
@@ -369,22 +371,16 @@ enum RecordCodec {
             guard let n = uint(), n <= UInt64(min(RecordCodec.maxCount, bytes.count - offset)) else { return nil }
             return Int(n)
         }
-        mutating func rawBytes() -> [UInt8]? {
+        /// A length-prefixed run of bytes, in place (the length checked against what is left).
+        mutating func slice() -> UnsafeRawBufferPointer? {
             guard let n = uint(), n <= UInt64(bytes.count - offset) else { return nil }
             defer { offset += Int(n) }
-            return Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))]))
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))])
         }
-        mutating func string() -> String? {
-            guard let n = uint(), n <= UInt64(bytes.count - offset) else { return nil }
-            defer { offset += Int(n) }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))]), as: UTF8.self)
-        }
+        mutating func rawBytes() -> [UInt8]? { slice().map { Array($0) } }
+        mutating func string() -> String? { slice().map { String(decoding: $0, as: UTF8.self) } }
         /// A string records repeat (a key, a tag name), shared through `names`.
-        mutating func name() -> String? {
-            guard let n = uint(), n <= UInt64(bytes.count - offset) else { return nil }
-            defer { offset += Int(n) }
-            return names.shared(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))]))
-        }
+        mutating func name() -> String? { slice().map(names.shared) }
         /// Decodes a presence byte and the value: `.some(nil)` when absent, nil when damaged.
         mutating func optional<T>(_ body: (inout Reader) -> T?) -> T?? {
             switch byte() {
@@ -451,7 +447,8 @@ enum RecordCodec {
             return StillInfo(width: width, height: height, properties: properties, makerNote: note, makerNoteIssue: noteIssue)
         }
 
-        mutating func movie() -> MovieInfo? {
+        /// A movie; `top` when it is the top-level file's, whose tracks' place is noted.
+        mutating func movie(top: Bool) -> MovieInfo? {
             guard let brand = optional({ $0.name() }), let timescale = uint32(), let duration = uint(),
                   let keys = array({ r -> QuickTimeKey? in
                       guard let k = r.name(), let ns = r.name(), let t = r.uint32(), let v = r.value() else { return nil }
@@ -487,7 +484,7 @@ enum RecordCodec {
                                          frameCount: frames, duration: duration, rotation: rotation)
                   })
             else { return nil }
-            lastTracks = tracksStart..<tracksEnd
+            if top, !tracks.isEmpty { self.tracks = tracksStart..<tracksEnd }
             return MovieInfo(majorBrand: brand, timescale: timescale, durationTicks: duration, keys: keys, tracks: tracks,
                              stillImageTime: stillTime, video: video)
         }
@@ -498,7 +495,7 @@ enum RecordCodec {
                   let format = string().flatMap(ContainerFormat.init(rawValue:)),
                   let size = optional({ $0.int64() }), let error = optional({ $0.issue() }),
                   let warnings = array({ $0.issue() }),
-                  let still = optional({ $0.still() }), let movie = optional({ $0.movie() }),
+                  let still = optional({ $0.still() }), let movie = optional({ $0.movie(top: depth == 0) }),
                   let layout = optional({ r -> ArchiveLayout? in
                       guard let entries = r.array({ r -> ArchiveLayout.Entry? in
                           guard let name = r.string(), let method = r.uint().flatMap({ UInt16(exactly: $0) }),

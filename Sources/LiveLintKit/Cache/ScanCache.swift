@@ -217,11 +217,13 @@ final class ScanCache {
     /// them (the walker lists paths in byte order): a step or two per file instead of a B-tree
     /// search, and each page read once. A key before the last one, or far ahead, re-seeks.
     /// With `keepingBytes`, the record's bytes as stored come too (a spilling scan keeps them as
-    /// they are instead of encoding the file again).
-    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false) -> (file: MediaFile, bytes: RecordCodec.Encoded?)? {
+    /// they are instead of encoding the file again), without the movie's tracks when
+    /// `droppingTracks` (a run that draws no timeline, ``RecordCodec/cut(_:tracks:)``).
+    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false,
+                droppingTracks: Bool = false) -> (file: MediaFile, bytes: [UInt8]?)? {
         guard let cursor else { return nil }
         var key = key
-        return key.withUTF8 { keyBytes -> (file: MediaFile, bytes: RecordCodec.Encoded?)? in
+        return key.withUTF8 { keyBytes -> (file: MediaFile, bytes: [UInt8]?)? in
             do {
                 let ahead = keyBytes.lexicographicallyPrecedes(lastKey) == false
                 if !ahead || lastKey.isEmpty { try seek(keyBytes) }
@@ -248,7 +250,7 @@ final class ScanCache {
                         }
                         continue
                     }
-                    let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes)
+                    let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes, droppingTracks: droppingTracks)
                     onRow = try cursor.step()
                     if file == nil { misses += 1 } else { hits += 1 }
                     return file
@@ -283,16 +285,20 @@ final class ScanCache {
     }
 
     /// The record on the cursor's row when its stamp, keys and checksum match.
-    private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool) -> (file: MediaFile, bytes: RecordCodec.Encoded?)? {
+    private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool,
+                          droppingTracks: Bool) -> (file: MediaFile, bytes: [UInt8]?)? {
         guard let cursor,
               cursor.int64(1) == stamp.device, cursor.int64(2) == stamp.inode, cursor.int64(3) == stamp.size,
               cursor.int64(4) == stamp.modified, cursor.int64(5) == stamp.changed, cursor.int64(6) == keySignature
         else { return nil }
         let checksum = cursor.int64(7)
-        return cursor.withBlob(8) { bytes -> (file: MediaFile, bytes: RecordCodec.Encoded?)? in
+        return cursor.withBlob(8) { bytes -> (file: MediaFile, bytes: [UInt8]?)? in
             guard Self.checksum(bytes) == checksum,
                   let (file, tracks) = RecordCodec.decodeNotingTracks(bytes, path: displayPath, names: names) else { return nil }
-            return (file, keepingBytes ? RecordCodec.Encoded(bytes: Array(bytes), tracks: tracks) : nil)
+            guard keepingBytes else { return (file, nil) }
+            // Copied once from the row: cut there when the run drops the timeline.
+            if droppingTracks, let tracks { return (file, RecordCodec.cut(bytes, tracks: tracks)) }
+            return (file, Array(bytes))
         }
     }
 

@@ -63,7 +63,7 @@ public struct EditedVersionRule: ScanRule {
         func forEveryHalf(_ body: (_ path: String, _ key: FolderStem) -> Void) {
             // Each half read where it lies: no pair built to reach it.
             func visit(_ index: Int, stills: Bool) {
-                guard let path = scan.pairs.withHalf(index, stills: stills, { $0.path }) else { return }
+                guard let path = stills ? scan.pairs.stillPath(index) : scan.pairs.moviePath(index) else { return }
                 let (folder, name) = Pairing.split(path)
                 body(path, FolderStem(folder: folder, stem: LibraryFacts.stem(name)))
             }

@@ -91,11 +91,10 @@ public struct NameIdentifierConflictRule: ScanRule {
         var halves: [Half] = []
         halves.reserveCapacity(2 * scan.pairs.count)
         func add(_ index: Int, isMovie: Bool) {
-            let hash = scan.pairs.withHalf(index, stills: !isMovie) { file -> Int? in
-                guard file.hasContentIdentifier, file.kind == .still || file.kind == .movie else { return nil }
-                return Self.groupHash(file.path)
+            scan.pairs.withHalf(index, stills: !isMovie) { file in
+                guard file.hasContentIdentifier, file.kind == .still || file.kind == .movie else { return }
+                halves.append(Half(hash: Self.groupHash(file.path), pair: index, isMovie: isMovie))
             }
-            if let hash = hash ?? nil { halves.append(Half(hash: hash, pair: index, isMovie: isMovie)) }
         }
         for index in scan.pairs.indices {
             add(index, isMovie: false)

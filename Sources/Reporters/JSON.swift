@@ -194,8 +194,7 @@ struct JSONBytes {
     }
 
     mutating func append(_ s: String) {
-        let appended = s.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) } != nil
-        if !appended { bytes.append(contentsOf: s.utf8) }
+        bytes.append(contentsOf: s.utf8)
     }
 
     /// `s` as a JSON string literal, as ``JSON/quote(_:into:)`` writes it.
@@ -207,10 +206,7 @@ struct JSONBytes {
             bytes.append(0x22)
             return true
         }
-        guard plain != true else { return }
-        var quoted = ""
-        JSON.quote(s, into: &quoted)
-        append(quoted)
+        if plain != true { append(JSONText.quoted(s)) }
     }
 
     /// `value` pretty-printed as it sits `indent` levels deep (``JSON/write(into:indent:pretty:)``).

@@ -343,6 +343,31 @@ import Testing
         #expect(encoded > motionPhotos)
     }
 
+    /// A file's kind and format are read back by their names' bytes: every pair of them comes
+    /// back as written, and a name no case has (another case's prefix, another case) is damage.
+    @Test func kindsAndFormatsComeBackByName() throws {
+        for kind in FileKind.allCases {
+            for format in ContainerFormat.allCases {
+                let file = MediaFile(path: "a/b.x", kind: kind, format: format)
+                let record = try #require(RecordCodec.encode(file))
+                let back = record.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: RecordCodec.Names()) }
+                #expect(back?.kind == kind && back?.format == format, "\(kind) \(format)")
+            }
+        }
+        // The record starts with the kind's name, its length first (one byte here).
+        let record = try #require(RecordCodec.encode(MediaFile(path: "a/b.x", kind: .movie, format: .mp4)))
+        #expect(Array(record.prefix(6)) == [5] + Array("movie".utf8))
+        for damaged in [[4] + Array("movi".utf8), [5] + Array("Movie".utf8), [5] + Array("still".utf8)] {
+            let bytes = damaged + record.dropFirst(6)
+            let back = bytes.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: RecordCodec.Names()) }
+            if damaged.count == 6, damaged.dropFirst().elementsEqual("still".utf8) {
+                #expect(back?.kind == .still)
+            } else {
+                #expect(back == nil, "\(damaged)")
+            }
+        }
+    }
+
     /// A scan drops a movie's tracks (the timeline) from the record it has instead of encoding the
     /// file again: what it keeps must be what encoding the file without them writes, and the
     /// decoder must find the tracks where the encoder put them.

@@ -318,6 +318,22 @@ enum RecordCodec {
         return (file, r.tracks)
     }
 
+    /// A file's kind and format are written as their names and read back by comparing bytes, without
+    /// making a `String` of them or matching one (2 % of a cached scan's decoding, issue 13).
+    static let kinds = CaseNames<FileKind>(), formats = CaseNames<ContainerFormat>()
+
+    /// The cases of an enum whose raw values are names, by their UTF-8 bytes.
+    struct CaseNames<Value: CaseIterable & RawRepresentable & Sendable>: Sendable where Value.RawValue == String {
+        private let cases: [(name: [UInt8], value: Value)]
+
+        init() { cases = Value.allCases.map { (Array($0.rawValue.utf8), $0) } }
+
+        /// The case named `bytes`; nil for a name no case has.
+        func value(_ bytes: UnsafeRawBufferPointer) -> Value? {
+            cases.first { $0.name.elementsEqual(bytes) }?.value
+        }
+    }
+
     /// Limits on what a record may claim, so a damaged one cannot ask for much memory.
     private static let maxCount = 1 << 16
     private static let maxDepth = 8
@@ -491,8 +507,8 @@ enum RecordCodec {
 
         mutating func file(path: String, depth: Int) -> MediaFile? {
             guard depth < 2,
-                  let kind = string().flatMap(FileKind.init(rawValue:)),
-                  let format = string().flatMap(ContainerFormat.init(rawValue:)),
+                  let kind = slice().flatMap(RecordCodec.kinds.value),
+                  let format = slice().flatMap(RecordCodec.formats.value),
                   let size = optional({ $0.int64() }), let error = optional({ $0.issue() }),
                   let warnings = array({ $0.issue() }),
                   let still = optional({ $0.still() }), let movie = optional({ $0.movie(top: depth == 0) }),

@@ -5,6 +5,11 @@
 #   scripts/bench.sh --pairs 200 --rounds 9
 #   scripts/bench.sh --source fixtures --pairs 1000,10000 --exiftool-max-pairs 0 --no-dump
 #   LIVELINT_BENCH_BASE=HEAD~5 scripts/bench.sh   also times a build of that commit, alternating
+#   LIVELINT_BENCH_STATIC=0 scripts/bench.sh      times builds with the shared Swift runtime
+#
+# The binaries are built as the .deb builds its one (scripts/package.sh): release, with the Swift
+# runtime linked in (--static-swift-stdlib); a build with the shared runtime starts about 6 ms
+# slower and maps about 6 MiB more (the runs in docs/performance-history.md used it).
 #
 # Builds release binaries, then runs `livelint-bench run`, which builds the libraries once under
 # /tmp/livelint-bench (--workdir), warms the page cache and times, alternating, the floor (the C
@@ -14,10 +19,15 @@
 # (when installed, up to --exiftool-max-pairs); then `livelint dump` against `exiftool` on one file.
 set -eu
 cd "$(dirname "$0")/.."
-scratch=${LIVELINT_BENCH_SCRATCH:-.build-bench}
-swift build -c release --scratch-path "$scratch" --product livelint >&2
-swift build -c release --scratch-path "$scratch" --product livelint-bench >&2
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+if [ "${LIVELINT_BENCH_STATIC:-1}" = 0 ]; then
+  static="" suffix=""
+else
+  static="--static-swift-stdlib" suffix="-static"
+fi
+scratch=${LIVELINT_BENCH_SCRATCH:-.build-bench$suffix}
+swift build -c release $static --scratch-path "$scratch" --product livelint >&2
+swift build -c release $static --scratch-path "$scratch" --product livelint-bench >&2
+bin=$(swift build -c release $static --scratch-path "$scratch" --show-bin-path)
 if [ -n "${LIVELINT_BENCH_BASE:-}" ]; then
   # Before/after: build the commit LIVELINT_BENCH_BASE names (a hash, tag or HEAD~3) from a clean
   # export of its tree, and time it in the same alternating rounds as the working tree's build.
@@ -26,7 +36,7 @@ if [ -n "${LIVELINT_BENCH_BASE:-}" ]; then
   if [ ! -x "$src/.build/release/livelint" ]; then
     rm -rf "$src" && mkdir -p "$src"
     git archive "$base" | tar -x -C "$src"
-    (cd "$src" && swift build -c release --product livelint >&2)
+    (cd "$src" && swift build -c release $static --product livelint >&2)
   fi
   exec "$bin/livelint-bench" run --livelint "$bin/livelint" --compare "$src/.build/release/livelint" --compare-label "$base" "$@"
 fi

@@ -9,7 +9,7 @@
 #
 # The binaries are built as the .deb builds its one (scripts/package.sh): release, with the Swift
 # runtime linked in (--static-swift-stdlib); a build with the shared runtime starts about 6 ms
-# slower and maps about 6 MiB more (the runs in docs/performance-history.md used it).
+# slower and holds about 6 MiB more in RSS (the runs in docs/performance-history.md used it).
 #
 # Builds release binaries, then runs `livelint-bench run`, which builds the libraries once under
 # /tmp/livelint-bench (--workdir), warms the page cache and times, alternating, the floor (the C
@@ -19,12 +19,14 @@
 # (when installed, up to --exiftool-max-pairs); then `livelint dump` against `exiftool` on one file.
 set -eu
 cd "$(dirname "$0")/.."
-if [ "${LIVELINT_BENCH_STATIC:-1}" = 0 ]; then
-  static="" suffix=""
-else
-  static="--static-swift-stdlib" suffix="-static"
-fi
-scratch=${LIVELINT_BENCH_SCRATCH:-.build-bench$suffix}
+case "${LIVELINT_BENCH_STATIC:-1}" in
+  0) static="" suffix="" ;;
+  1) static="--static-swift-stdlib" suffix="-static" ;;
+  *) echo "bench.sh: LIVELINT_BENCH_STATIC is 1 (the default: Swift runtime linked in) or 0 (shared runtime)" >&2; exit 2 ;;
+esac
+# Each kind of build in scratch folders of its own, the base commit's too (never one made with
+# the other flags).
+scratch=${LIVELINT_BENCH_SCRATCH:-.build-bench}$suffix
 swift build -c release $static --scratch-path "$scratch" --product livelint >&2
 swift build -c release $static --scratch-path "$scratch" --product livelint-bench >&2
 bin=$(swift build -c release $static --scratch-path "$scratch" --show-bin-path)
@@ -32,7 +34,7 @@ if [ -n "${LIVELINT_BENCH_BASE:-}" ]; then
   # Before/after: build the commit LIVELINT_BENCH_BASE names (a hash, tag or HEAD~3) from a clean
   # export of its tree, and time it in the same alternating rounds as the working tree's build.
   base=$(git rev-parse --short "$LIVELINT_BENCH_BASE^{commit}")
-  src="$scratch-base/$base"
+  src="${LIVELINT_BENCH_SCRATCH:-.build-bench}-base$suffix/$base"
   if [ ! -x "$src/.build/release/livelint" ]; then
     rm -rf "$src" && mkdir -p "$src"
     git archive "$base" | tar -x -C "$src"

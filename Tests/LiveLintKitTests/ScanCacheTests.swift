@@ -354,17 +354,20 @@ import Testing
                 #expect(back?.kind == kind && back?.format == format, "\(kind) \(format)")
             }
         }
-        // The record starts with the kind's name, its length first (one byte here).
-        let record = try #require(RecordCodec.encode(MediaFile(path: "a/b.x", kind: .movie, format: .mp4)))
-        #expect(Array(record.prefix(6)) == [5] + Array("movie".utf8))
-        for damaged in [[4] + Array("movi".utf8), [5] + Array("Movie".utf8), [5] + Array("still".utf8)] {
-            let bytes = damaged + record.dropFirst(6)
-            let back = bytes.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: RecordCodec.Names()) }
-            if damaged.count == 6, damaged.dropFirst().elementsEqual("still".utf8) {
-                #expect(back?.kind == .still)
-            } else {
-                #expect(back == nil, "\(damaged)")
-            }
+        // The record starts with the kind's name, then the format's, each after its length (one
+        // byte here).
+        let record = try #require(RecordCodec.encode(MediaFile(path: "a/b.x", kind: .movie, format: .heic)))
+        #expect(Array(record.prefix(11)) == [5] + Array("movie".utf8) + [4] + Array("heic".utf8))
+        func decoded(kind: String, format: String) -> MediaFile? {
+            let bytes = [UInt8(kind.utf8.count)] + Array(kind.utf8) + [UInt8(format.utf8.count)] + Array(format.utf8) + record.dropFirst(11)
+            return bytes.withUnsafeBytes { RecordCodec.decode($0, path: "a/b.x", names: RecordCodec.Names()) }
+        }
+        let other = decoded(kind: "still", format: "heif")
+        #expect(other?.kind == .still && other?.format == .heif)
+        // A prefix, a longer name, another case of a letter, no name: damage.
+        for (kind, format) in [("movi", "heic"), ("movies", "heic"), ("Movie", "heic"), ("", "heic"),
+                               ("movie", "hei"), ("movie", "heics"), ("movie", "HEIC"), ("movie", "")] {
+            #expect(decoded(kind: kind, format: format) == nil, "\(kind) \(format)")
         }
     }
 

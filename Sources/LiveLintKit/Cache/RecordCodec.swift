@@ -319,7 +319,8 @@ enum RecordCodec {
     }
 
     /// A file's kind and format are written as their names and read back by comparing bytes, without
-    /// making a `String` of them or matching one (2 % of a cached scan's decoding, issue 13).
+    /// making a `String` of them or matching one (about 2 % of a profile of a cached scan of 50,000
+    /// pairs, issue 13). The names are ASCII, so equal bytes are what `String` equality meant.
     static let kinds = CaseNames<FileKind>(), formats = CaseNames<ContainerFormat>()
 
     /// The cases of an enum whose raw values are names, by their UTF-8 bytes.

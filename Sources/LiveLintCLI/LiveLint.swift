@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveLintKit
+import LiveReaders
 
 /// Exit codes, the contract CI jobs gate on.
 public enum LiveLintExit {
@@ -41,6 +42,8 @@ public struct LiveLint: AsyncParsableCommand {
     /// Parses `arguments`, runs the command and returns the process exit code. Usage errors exit 2
     /// (not argument-parser's default 64), as documented.
     public static func runMain(_ arguments: [String]) async -> Int32 {
+        // Before anything is allocated that the setting could move (issue 13: peak memory).
+        HeapTrim.fixMapThreshold()
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {

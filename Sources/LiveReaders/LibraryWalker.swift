@@ -441,13 +441,17 @@ extension LibraryWalker.Listing: LibraryWalker.Entries {}
 /// glibc's `malloc_trim`, looked up by name once: it hands the heap's free pages back to the
 /// system (`madvise`), which glibc otherwise keeps for reuse. Elsewhere (no such function) nothing
 /// is done. Not declared by the Glibc module, hence the lookup.
-enum HeapTrim {
+/// What a library-sized scan asks of the C library's allocator (glibc; elsewhere nothing).
+public enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
+    private typealias Option = @convention(c) (Int32, Int32) -> Int32
     #if canImport(Glibc)
     // A nil handle is RTLD_DEFAULT in glibc (not on Darwin, whose allocator has no such call).
     private static let trim: Trim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: Trim.self) }
+    private static let option: Option? = dlsym(nil, "mallopt").map { unsafeBitCast($0, to: Option.self) }
     #else
     private static let trim: Trim? = nil
+    private static let option: Option? = nil
     #endif
 
     /// True when the C library has `malloc_trim` (glibc).
@@ -456,6 +460,23 @@ enum HeapTrim {
     /// Returns the heap's free pages to the system, when the C library can.
     static func returnFreedPages() {
         _ = trim?(0)
+    }
+
+    /// glibc's `M_MMAP_THRESHOLD` (malloc.h).
+    private static let mapThresholdOption: Int32 = -3
+    /// Its default: a block this size or larger gets a mapping of its own.
+    static let mapThreshold: Int32 = 128 * 1024
+
+    /// Keeps glibc's threshold for giving a block a mapping of its own at its default, 128 KiB.
+    /// Left alone, glibc raises it to the size of each such block freed (up to 32 MiB on 64-bit
+    /// systems, mallopt(3)), after which blocks of that size come from the heap, where what is
+    /// freed stays resident beside what is allocated later: a scan frees its listing's chunks
+    /// (160 KiB of stats each) as it reads. Fixed, a cached run over a million files peaked at
+    /// 115.7 MiB instead of 125.7, and an uncached one over 200,000 files at 38.5 MiB instead of
+    /// 40.6–44.2 (issue 13). Setting it once turns glibc's adjusting off for good. True when set.
+    @discardableResult
+    public static func fixMapThreshold() -> Bool {
+        option?(mapThresholdOption, mapThreshold) == 1
     }
 }
 

@@ -165,6 +165,17 @@ struct LibraryWalkerTests {
         HeapTrim.returnFreedPages()
     }
 
+    /// The allocator's threshold for blocks of their own is fixed through glibc's `mallopt`, found
+    /// by name: with glibc the call must be found and accepted (the memory it saves is the
+    /// benchmark's to show).
+    @Test func mapThresholdIsFixed() {
+        #if os(Linux) && canImport(Glibc)
+        #expect(HeapTrim.fixMapThreshold())
+        #else
+        #expect(!HeapTrim.fixMapThreshold())
+        #endif
+    }
+
     /// A listing longer than one chunk (4,096 files) hands back every file in byte order with its
     /// own stat, finds sidecars across chunks, and once a read has released the files before an
     /// index, still hands back every file after it as before.

@@ -438,10 +438,10 @@ public struct LibraryWalker: Sendable {
 
 extension LibraryWalker.Listing: LibraryWalker.Entries {}
 
-/// glibc's `malloc_trim`, looked up by name once: it hands the heap's free pages back to the
-/// system (`madvise`), which glibc otherwise keeps for reuse. Elsewhere (no such function) nothing
-/// is done. Not declared by the Glibc module, hence the lookup.
-/// What a library-sized scan asks of the C library's allocator (glibc; elsewhere nothing).
+/// What a library-sized scan asks of the C library's allocator: glibc's `malloc_trim` and
+/// `mallopt`, looked up by name once (the Glibc module declares neither). `malloc_trim` hands the
+/// heap's free pages back to the system (`madvise`), which glibc otherwise keeps for reuse.
+/// Elsewhere (no such functions) nothing is done.
 public enum HeapTrim {
     private typealias Trim = @convention(c) (Int) -> Int32
     private typealias Option = @convention(c) (Int32, Int32) -> Int32
@@ -467,13 +467,15 @@ public enum HeapTrim {
     /// Its default: a block this size or larger gets a mapping of its own.
     static let mapThreshold: Int32 = 128 * 1024
 
-    /// Keeps glibc's threshold for giving a block a mapping of its own at its default, 128 KiB.
-    /// Left alone, glibc raises it to the size of each such block freed (up to 32 MiB on 64-bit
-    /// systems, mallopt(3)), after which blocks of that size come from the heap, where what is
-    /// freed stays resident beside what is allocated later: a scan frees its listing's chunks
-    /// (160 KiB of stats each) as it reads. Fixed, a cached run over a million files peaked at
-    /// 115.7 MiB instead of 125.7, and an uncached one over 200,000 files at 38.5 MiB instead of
-    /// 40.6–44.2 (issue 13). Setting it once turns glibc's adjusting off for good. True when set.
+    /// Keeps glibc's threshold for serving a request from a mapping of its own (when its free
+    /// memory cannot) at its default, 128 KiB. Left alone, glibc raises it to the size of each such
+    /// block freed (up to 32 MiB on 64-bit systems, mallopt(3)), after which every smaller request
+    /// comes from the heap, where what is freed may stay resident beside what comes later: a scan
+    /// frees its listing's chunks (160 KiB of stats each) as it reads. Setting it turns glibc's
+    /// adjusting off for good, and with it the trim threshold's, which stays at its default (128
+    /// KiB): the heap's top goes back to the system sooner. Fixed, a cached run over a million
+    /// files peaked at 115.7 MiB against 125.9–127.9, an uncached one over 100,000 pairs at
+    /// 38.5–39.0 against 41.0–44.3 (issue 13; README, "The allocator's threshold"). True when set.
     @discardableResult
     public static func fixMapThreshold() -> Bool {
         option?(mapThresholdOption, mapThreshold) == 1

@@ -35,6 +35,14 @@ public struct LibraryWalker: Sendable {
         public var modified: Int64
         public var changed: Int64
 
+        public init(device: Int64, inode: Int64, size: Int64, modified: Int64, changed: Int64) {
+            self.device = device
+            self.inode = inode
+            self.size = size
+            self.modified = modified
+            self.changed = changed
+        }
+
         /// The fields of `st`.
         public init(_ st: stat) {
             device = Int64(bitPattern: UInt64(st.st_dev))
@@ -51,9 +59,11 @@ public struct LibraryWalker: Sendable {
     }
 
     /// The files a walk found, in display-path order (UTF-8 byte order), held compactly: every
-    /// display path back to back, each file a 20-byte record, and an ``Entry`` (two strings)
-    /// made only when one is asked for. 100,000 files list in about 4 MB instead of the ~29 MB
-    /// two `String`s each took (issue 4: flat memory).
+    /// display path back to back, 4 bytes a file for where its path starts, and, when the walk
+    /// keeps them, 32 bytes of stat; the root and the device, shared by runs of files, are held
+    /// once a run. An ``Entry`` (two strings) is made only when one is asked for. 100,000 files
+    /// list in about 6 MB with their stats (82 bytes a file before runs, 60 now), where two
+    /// `String`s each took 29 MB (issue 4, issue 13: flat memory).
     ///
     /// The listing is kept in chunks of ``chunkSize`` files, each with its own paths and stats, so
     /// a read that is done with the files before one frees them as it goes (``release(below:)``):
@@ -64,9 +74,12 @@ public struct LibraryWalker: Sendable {
     public struct Listing: RandomAccessCollection, Sendable {
         /// Files per chunk.
         static let chunkSize = 4096
-        /// Each given folder's open-path prefix (`Photos/`); a path to open is this prefix plus
-        /// the display path with its first `displayPrefix` bytes dropped.
-        private var openPrefixes: [String] = []
+        /// The root of files given by name: their display path is the path to open.
+        static let givenByName: UInt32 = 0
+        /// Each root's open-path prefix (`Photos/`) and how many bytes of a display path are its
+        /// display prefix: a path to open is the open prefix plus the display path with those
+        /// bytes dropped. Root 0 (``givenByName``) opens the display path as it is.
+        private var roots: [(open: String, displayPrefix: UInt32)] = [("", .max)]
         /// The files, ``chunkSize`` a chunk: in the order appended until sorted, then in order.
         private var chunks: [Chunk] = []
         private var total = 0
@@ -75,76 +88,117 @@ public struct LibraryWalker: Sendable {
         /// True while every display path appended came after the one before, byte by byte.
         private(set) var inOrder = true
         private var isSorted = false
+        /// Whether the files came with their stats: all of them or none (set by the first).
+        private var keepsStats: Bool?
 
-        /// Files: their display paths back to back, and per file where its path is in `bytes`,
-        /// its root and display prefix, and its stat's index in `stats` (40 bytes a file, kept
-        /// only when the walk keeps stats, and only while the files are read).
+        /// Files: their display paths back to back, where each starts (it ends where the next
+        /// begins), their roots and devices by runs, and their stats (kept only while the files
+        /// are read).
         private struct Chunk: Sendable {
             var bytes: [UInt8] = []
-            var records: [ChunkRecord] = []
-            var stats: [FileStat] = []
+            var starts: [UInt32] = []
+            var roots = Runs<UInt32>()
+            var devices = Runs<Int64>()
+            var stats: [Stamp] = []
+
+            var count: Int { starts.count }
+
+            /// The bytes of file `i`'s display path.
+            func withPath<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+                let start = Int(starts[i]), end = i + 1 < starts.count ? Int(starts[i + 1]) : bytes.count
+                return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+            }
+
+            /// File `i`'s stat, when the chunk keeps them.
+            func stat(_ i: Int) -> FileStat? {
+                guard !stats.isEmpty else { return nil }
+                let s = stats[i]
+                return FileStat(device: devices.value(at: i), inode: s.inode, size: s.size, modified: s.modified, changed: s.changed)
+            }
         }
 
-        private struct ChunkRecord: Sendable {
-            var offset: UInt32
-            var length: UInt32
-            var root: UInt32
-            /// Bytes of the display path that are the root's display prefix (replaced by the
-            /// open prefix to make the path to open); `UInt32.max`: the display path is the path.
-            var displayPrefix: UInt32
-            /// The file's index in the chunk's `stats`; `UInt32.max`: none kept.
-            var stat: UInt32
+        /// A stat without its device (held by runs: the files of a walk nearly all share one).
+        private struct Stamp: Sendable {
+            var inode: Int64
+            var size: Int64
+            var modified: Int64
+            var changed: Int64
+        }
+
+        /// A value that runs of consecutive files share: each run's first file and its value.
+        private struct Runs<Value: Equatable & Sendable>: Sendable {
+            private var firsts: [UInt32] = []
+            private var values: [Value] = []
+
+            /// Gives file `index` (the next one, in order) the value `value`.
+            mutating func append(_ value: Value, at index: Int) {
+                if values.last != value {
+                    firsts.append(UInt32(index))
+                    values.append(value)
+                }
+            }
+
+            /// The value of file `index` (one given a value already).
+            func value(at index: Int) -> Value {
+                if firsts.count == 1 { return values[0] }
+                // The last run starting at or before `index`.
+                var low = 0, high = firsts.count
+                while high - low > 1 {
+                    let mid = (low + high) / 2
+                    if Int(firsts[mid]) <= index { low = mid } else { high = mid }
+                }
+                return values[low]
+            }
         }
 
         init() {}
 
-        /// Registers a root: `open` is how its files are opened (`Photos/`), `display` how they
-        /// are shown (`` for the single scanned folder).
-        mutating func addRoot(open: String) -> UInt32 {
-            openPrefixes.append(open)
-            return UInt32(openPrefixes.count - 1)
+        /// Registers a root: `open` is how its files are opened (`Photos/`), and a display path's
+        /// first `displayPrefix` bytes are how the root is shown (none for the single scanned
+        /// folder).
+        mutating func addRoot(open: String, displayPrefix: Int) -> UInt32 {
+            roots.append((open, UInt32(displayPrefix)))
+            return UInt32(roots.count - 1)
         }
 
-        mutating func append(display: String, root: UInt32, displayPrefix: Int?, stat: FileStat? = nil) {
+        mutating func append(display: String, root: UInt32, stat: FileStat? = nil) {
             precondition(!isSorted, "a listing takes no file once sorted")
+            precondition(keepsStats.map { $0 == (stat != nil) } ?? true, "a listing keeps the stats of all its files or of none")
+            keepsStats = stat != nil
             var display = display
             display.withUTF8 { path in
-                if inOrder, let chunk = chunks.last, let previous = chunk.records.last {
-                    inOrder = chunk.bytes.withUnsafeBufferPointer { b in
-                        PathText.compare(UnsafeBufferPointer(rebasing: b[Int(previous.offset)..<(Int(previous.offset) + Int(previous.length))]), path)
-                    } < 0
+                if inOrder, let chunk = chunks.last, chunk.count > 0 {
+                    inOrder = chunk.withPath(chunk.count - 1) { PathText.compare($0, path) } < 0
                 }
-                add(path, root: root, displayPrefix: displayPrefix.map(UInt32.init) ?? .max, stat: stat)
+                add(path, root: root, stat: stat)
             }
         }
 
         /// Adds a file at the end of the last chunk (a new one when it is full).
-        private mutating func add(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, displayPrefix: UInt32, stat: FileStat?) {
-            if chunks.last.map({ $0.records.count >= Self.chunkSize }) ?? true {
+        private mutating func add(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
+            if chunks.last.map({ $0.count >= Self.chunkSize }) ?? true {
                 if !chunks.isEmpty { Self.trim(&chunks[chunks.count - 1]) }
                 var chunk = Chunk()
-                chunk.records.reserveCapacity(Self.chunkSize)
+                chunk.starts.reserveCapacity(Self.chunkSize)
+                if stat != nil { chunk.stats.reserveCapacity(Self.chunkSize) }
                 chunks.append(chunk)
             }
-            let c = chunks.count - 1
-            var index = UInt32.max
-            if let stat {
-                index = UInt32(chunks[c].stats.count)
-                chunks[c].stats.append(stat)
-            }
-            chunks[c].records.append(ChunkRecord(offset: UInt32(chunks[c].bytes.count), length: UInt32(path.count), root: root,
-                                                 displayPrefix: displayPrefix, stat: index))
+            let c = chunks.count - 1, index = chunks[c].count
+            chunks[c].starts.append(UInt32(chunks[c].bytes.count))
             chunks[c].bytes.append(contentsOf: path)
+            chunks[c].roots.append(root, at: index)
+            if let stat {
+                chunks[c].devices.append(stat.device, at: index)
+                chunks[c].stats.append(Stamp(inode: stat.inode, size: stat.size, modified: stat.modified, changed: stat.changed))
+            }
             total += 1
         }
 
-        /// A full chunk's paths and stats moved to buffers of their own size (appending grew them
-        /// by doubling).
+        /// A full chunk's paths moved to a buffer of their own size (appending grew it by
+        /// doubling).
         private static func trim(_ chunk: inout Chunk) {
             chunk.bytes = chunk.bytes.withUnsafeBufferPointer { [UInt8]($0) }
-            if !chunk.stats.isEmpty { chunk.stats = chunk.stats.withUnsafeBufferPointer { [FileStat]($0) } }
         }
-
 
         /// Puts the files in display-path order, byte by byte. A listing appended in order is
         /// sorted already; any other is copied into new chunks in order, the old ones then freed.
@@ -157,24 +211,18 @@ public struct LibraryWalker: Sendable {
             var order: [(chunk: UInt32, record: UInt32)] = []
             order.reserveCapacity(total)
             for (c, chunk) in old.enumerated() {
-                for r in chunk.records.indices { order.append((UInt32(c), UInt32(r))) }
-            }
-            func path<R>(_ at: (chunk: UInt32, record: UInt32), _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-                let r = old[Int(at.chunk)].records[Int(at.record)]
-                return old[Int(at.chunk)].bytes.withUnsafeBufferPointer { b in
-                    body(UnsafeBufferPointer(rebasing: b[Int(r.offset)..<(Int(r.offset) + Int(r.length))]))
-                }
+                for r in 0..<chunk.count { order.append((UInt32(c), UInt32(r))) }
             }
             // Stable: paths alike (one file given twice over) keep the order they came in.
             order.sort { x, y in
-                let c = path(x) { a in path(y) { b in PathText.compare(a, b) } }
+                let c = old[Int(x.chunk)].withPath(Int(x.record)) { a in old[Int(y.chunk)].withPath(Int(y.record)) { b in PathText.compare(a, b) } }
                 return c != 0 ? c < 0 : (x.chunk, x.record) < (y.chunk, y.record)
             }
             chunks = []
             total = 0
             for at in order {
-                let chunk = old[Int(at.chunk)], r = chunk.records[Int(at.record)]
-                path(at) { add($0, root: r.root, displayPrefix: r.displayPrefix, stat: r.stat == .max ? nil : chunk.stats[Int(r.stat)]) }
+                let chunk = old[Int(at.chunk)], r = Int(at.record)
+                chunk.withPath(r) { add($0, root: chunk.roots.value(at: r), stat: chunk.stat(r)) }
             }
             if let end = chunks.indices.last { Self.trim(&chunks[end]) }
         }
@@ -203,18 +251,18 @@ public struct LibraryWalker: Sendable {
             guard !tail.isEmpty else { return Array(indices) }
             var found: [Int] = []
             for (c, chunk) in chunks.enumerated() {
-                chunk.bytes.withUnsafeBufferPointer { b in
-                    for (i, r) in chunk.records.enumerated() {
-                        guard Int(r.length) >= tail.count else { continue }
-                        let start = Int(r.offset) + Int(r.length) - tail.count
-                        var matches = true
+                for i in 0..<chunk.count {
+                    let matches = chunk.withPath(i) { path in
+                        guard path.count >= tail.count else { return false }
+                        let start = path.count - tail.count
                         for k in 0..<tail.count {
-                            var ch = b[start + k]
+                            var ch = path[start + k]
                             if ch >= 0x41, ch <= 0x5A { ch += 0x20 }
-                            if ch != tail[k] { matches = false; break }
+                            if ch != tail[k] { return false }
                         }
-                        if matches { found.append(c * Self.chunkSize + i) }
+                        return true
                     }
+                    if matches { found.append(c * Self.chunkSize + i) }
                 }
             }
             return found
@@ -224,18 +272,14 @@ public struct LibraryWalker: Sendable {
         public var endIndex: Int { total }
 
         public subscript(position: Int) -> Entry {
-            let chunk = chunks[position / Self.chunkSize]
-            let r = chunk.records[position % Self.chunkSize]
-            let start = Int(r.offset), end = start + Int(r.length)
-            let display = chunk.bytes.withUnsafeBufferPointer { b in
-                String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+            let chunk = chunks[position / Self.chunkSize], i = position % Self.chunkSize
+            let root = roots[Int(chunk.roots.value(at: i))]
+            return chunk.withPath(i) { path in
+                let display = String(decoding: path, as: UTF8.self)
+                guard root.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: chunk.stat(i)) }
+                let tail = String(decoding: UnsafeBufferPointer(rebasing: path[Int(root.displayPrefix)...]), as: UTF8.self)
+                return Entry(path: root.open + tail, displayPath: display, stat: chunk.stat(i))
             }
-            let stat = r.stat == .max ? nil : chunk.stats[Int(r.stat)]
-            guard r.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: stat) }
-            let tail = chunk.bytes.withUnsafeBufferPointer { b in
-                String(decoding: UnsafeBufferPointer(rebasing: b[(start + Int(r.displayPrefix))..<end]), as: UTF8.self)
-            }
-            return Entry(path: openPrefixes[Int(r.root)] + tail, displayPath: display, stat: stat)
         }
     }
 
@@ -287,13 +331,13 @@ public struct LibraryWalker: Sendable {
             }
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 let display = singleRoot ? "" : Self.trimmed(given)
-                let root = Root(index: entries.addRoot(open: given.hasSuffix("/") ? given : given + "/"),
-                                displayPrefix: display.isEmpty ? 0 : display.utf8.count + 1)
+                let root = entries.addRoot(open: given.hasSuffix("/") ? given : given + "/",
+                                           displayPrefix: display.isEmpty ? 0 : display.utf8.count + 1)
                 walk(directory: given, display: display, depth: 0, root: root, keepingStats: keepingStats,
                      visited: &visited, seenFiles: &seenFiles, entries: &entries, problems: &problems)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
                 if seenFiles.insert(st) {
-                    entries.append(display: given, root: 0, displayPrefix: nil, stat: keepingStats ? FileStat(st) : nil)
+                    entries.append(display: given, root: Listing.givenByName, stat: keepingStats ? FileStat(st) : nil)
                 }
             } else {
                 problems.append(Problem(path: given, message: "not a regular file or folder"))
@@ -301,12 +345,6 @@ public struct LibraryWalker: Sendable {
         }
         entries.sort()
         return (entries, problems)
-    }
-
-    /// A given folder: its index in the listing and how many display bytes name it.
-    struct Root {
-        var index: UInt32
-        var displayPrefix: Int
     }
 
     /// A file or folder's identity: device and inode.
@@ -345,7 +383,7 @@ public struct LibraryWalker: Sendable {
         return out
     }
 
-    private func walk(directory: String, display: String, depth: Int, root: Root, keepingStats: Bool, visited: inout Set<DirectoryID>,
+    private func walk(directory: String, display: String, depth: Int, root: UInt32, keepingStats: Bool, visited: inout Set<DirectoryID>,
                       seenFiles: inout SeenFiles, entries: inout Listing, problems: inout [Problem]) {
         var st = stat()
         guard stat(directory, &st) == 0 else {
@@ -401,8 +439,7 @@ public struct LibraryWalker: Sendable {
                      seenFiles: &seenFiles, entries: &entries, problems: &problems)
             case S_IFREG:
                 if seenFiles.insert(child) {
-                    entries.append(display: shown, root: root.index, displayPrefix: root.displayPrefix,
-                                   stat: keepingStats ? FileStat(child) : nil)
+                    entries.append(display: shown, root: root, stat: keepingStats ? FileStat(child) : nil)
                 }
             default:
                 continue  // sockets, FIFOs, devices: never opened

@@ -216,4 +216,36 @@ struct LibraryWalkerTests {
         entries.release(below: 4_500)
         #expect(entries.count == 4_500 && entries.indices == 0..<4_500)
     }
+    /// Files of several roots (and files given by name) on several devices, appended out of
+    /// order, come back sorted, each with its own root's path to open and its own stat: the
+    /// listing holds roots and devices by runs of files, in one chunk and across chunks.
+    @Test func rootsAndDevicesHeldByRunsComeBackPerFile() {
+        var listing = LibraryWalker.Listing()
+        let roots = [LibraryWalker.Listing.givenByName,
+                     listing.addRoot(open: "/mnt/photos/", displayPrefix: 7),
+                     listing.addRoot(open: "/media/backup/", displayPrefix: 7)]
+        var expected: [LibraryWalker.Entry] = []
+        for k in 0..<6_000 {
+            let i = (k * 4_999) % 6_000  // every index once, out of order
+            let name = "IMG_\(i + 10_000).JPG"
+            let kind = i % 7 == 0 ? 0 : (i / 1_000) % 2 + 1
+            let shown = ["/abs/" + name, "photos/" + name, "backup/" + name][kind]
+            let open = ["/abs/" + name, "/mnt/photos/" + name, "/media/backup/" + name][kind]
+            let stat = LibraryWalker.FileStat(device: Int64(i % 5 == 0 ? 66_305 : 2_049 + i / 2_500), inode: Int64(i) * 31,
+                                              size: Int64(i) * 3, modified: Int64(i) * 1_000_000_007, changed: -Int64(i))
+            listing.append(display: shown, root: roots[kind], stat: stat)
+            expected.append(LibraryWalker.Entry(path: open, displayPath: shown, stat: stat))
+        }
+        listing.sort()
+        expected.sort { $0.displayPath.utf8.lexicographicallyPrecedes($1.displayPath.utf8) }
+        #expect(!listing.inOrder && listing.count == 6_000)
+        let wrong = zip(listing, expected).filter { $0 != $1 }
+        #expect(wrong.isEmpty, "\(wrong.count) entries differ, the first: \(String(describing: wrong.first))")
+
+        var plain = LibraryWalker.Listing()
+        let root = plain.addRoot(open: "/p/", displayPrefix: 0)
+        for name in ["a/1.JPG", "a/2.JPG", "b.MOV"] { plain.append(display: name, root: root) }
+        plain.sort()
+        #expect(Array(plain) == ["a/1.JPG", "a/2.JPG", "b.MOV"].map { LibraryWalker.Entry(path: "/p/" + $0, displayPath: $0) })
+    }
 }

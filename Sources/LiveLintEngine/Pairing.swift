@@ -125,8 +125,19 @@ public enum Pairing {
     /// The lists of halves are sorted and cut down where they lie, `halves` emptied once split
     /// (issue 13: each copy of a list was 4 bytes a file of the library, at the scan's peak).
     private static func pairHalves(_ halves: inout [Int32], of files: [FileSummary], ranks: PathRanks?) -> [Made] {
-        var stills = halves.filter { files[Int($0)].kind == .still }
-        var movies = halves.filter { files[Int($0)].kind == .movie }
+        // Each list made at its size (a filter grows its result by doubling, and the lists are
+        // held through every pass).
+        let stillCount = halves.reduce(0) { $0 + (files[Int($1)].kind == .still ? 1 : 0) }
+        var stills: [Int32] = [], movies: [Int32] = []
+        stills.reserveCapacity(stillCount)
+        movies.reserveCapacity(halves.count - stillCount)
+        for half in halves {
+            switch files[Int(half)].kind {
+            case .still: stills.append(half)
+            case .movie: movies.append(half)
+            default: continue
+            }
+        }
         halves = []
         // The summaries read where they lie: a copy of two a comparison retained and released
         // their references, n log n times.
@@ -137,7 +148,11 @@ public enum Pairing {
             stills.sort(by: order)
             movies.sort(by: order)
         }
+        // Every pass appends here, in place: as many as the larger side for a library whose halves
+        // pair up (each pass's pairs had been a list of their own, grown by doubling and then
+        // copied onto the one before; at a library scan's peak, issue 13).
         var pairs: [Made] = []
+        pairs.reserveCapacity(max(stills.count, movies.count))
 
         // 1 and 2: by identifier, exact, then ignoring case.
         for fold in [false, true] {
@@ -145,8 +160,8 @@ public enum Pairing {
                 guard let id = file.contentIdentifier else { return nil }
                 return fold ? ScanContext.folded(id) : id
             }
-            pairs += match(&stills, &movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true,
-                           byIdentifier: !fold)
+            match(&stills, &movies, of: files, stillKey: key, movieKey: key, method: .contentIdentifier, preferNames: true,
+                  byIdentifier: !fold, into: &pairs)
         }
         // 3: by name within one folder; then with a Takeout "(N)" suffix dropped from one side
         // only (`IMG_0769.HEIC` + `IMG_0769(1).mp4`, never `(1)` + `(2)`).
@@ -161,16 +176,16 @@ public enum Pairing {
             return stripped == stem ? nil : folder + "\u{0}" + stripped
         }
         for (stillKey, movieKey) in [(plain, plain), (plain, takeout), (takeout, plain)] {
-            pairs += match(&stills, &movies, of: files, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false)
+            match(&stills, &movies, of: files, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false, into: &pairs)
         }
         // 4: lone halves.
-        pairs += stills.map { Made(still: $0, movie: -1, method: .unpaired) }
-        pairs += movies.map { Made(still: -1, movie: $0, method: .unpaired) }
+        for still in stills { pairs.append(Made(still: still, movie: -1, method: .unpaired)) }
+        for movie in movies { pairs.append(Made(still: -1, movie: movie, method: .unpaired)) }
         return pairs
     }
 
     /// Groups stills by `stillKey` and movies by `movieKey` (nil: takes no part), pairs within each group (name-matching halves first when
-    /// `preferNames`, then in path order), and returns the pairs, leaving in `stills` and `movies`
+    /// `preferNames`, then in path order), and appends the pairs to `pairs`, leaving in `stills` and `movies`
     /// what is left, still sorted. `stills` and `movies` are indices into `files`.
     ///
     /// Groups are found by sorting (key, index) lists and walking them side by side: no array
@@ -182,7 +197,7 @@ public enum Pairing {
     /// position) entries took 24 bytes each (issue 13).
     private static func match(_ stills: inout [Int32], _ movies: inout [Int32], of files: [FileSummary],
                               stillKey: (FileSummary) -> String?, movieKey: (FileSummary) -> String?,
-                              method: PairingMethod, preferNames: Bool, byIdentifier: Bool = false) -> [Made] {
+                              method: PairingMethod, preferNames: Bool, byIdentifier: Bool = false, into pairs: inout [Made]) {
         func keyed(_ list: [Int32], _ key: (FileSummary) -> String?) -> Keyed {
             assert(!byIdentifier || list.first.map { key(files[Int($0)]) == files[Int($0)].contentIdentifier } != false,
                    "byIdentifier: the key must be the identifier")
@@ -212,11 +227,10 @@ public enum Pairing {
         }
         var usedStills: [Bool] = []
         var usedMovies: [Bool] = []
-        var pairs: [Made] = []
         do {
             // The keys, which hold the lists, go before the lists are cut down where they lie.
             let movieKeys = keyed(movies, movieKey)
-            guard !movieKeys.isEmpty, !stills.isEmpty else { return [] }
+            guard !movieKeys.isEmpty, !stills.isEmpty else { return }
             let stillKeys = keyed(stills, stillKey)
             usedStills = [Bool](repeating: false, count: stills.count)
             usedMovies = [Bool](repeating: false, count: movies.count)
@@ -252,7 +266,6 @@ public enum Pairing {
         }
         keep(&stills, unless: usedStills)
         keep(&movies, unless: usedMovies)
-        return pairs
     }
 
     /// Cuts `list` down, in place and in order, to the entries whose flag in `used` is false.
@@ -412,25 +425,35 @@ public enum Pairing {
 /// summaries come in walk order): `rank[i] < rank[j]` exactly when `files[i].path <
 /// files[j].path`, equal ranks for paths Swift holds equal. Pairing sorts with them instead of
 /// comparing paths (issue 13: a summary builds its path from its folder and name).
+///
+/// Where no two paths are equal (a walk lists each path once), a file's rank is its index and
+/// none is stored: 4 bytes a file held through pairing, at a library scan's peak (issue 13).
 struct PathRanks {
-    private let ranks: [Int32]
+    /// nil: each file's rank is its index.
+    private let ranks: [Int32]?
 
     /// nil when `files` are not in path order.
     init?(_ files: [FileSummary]) {
-        var ranks = [Int32](repeating: 0, count: files.count)
+        var ranks: [Int32]? = nil
         var rank: Int32 = 0
         for i in files.indices.dropFirst() {
             let order = FileSummary.comparePaths(files[i - 1], files[i])
             if order > 0 { return nil }
+            if order == 0, ranks == nil {
+                // The first two equal paths: the ranks so far were the indices.
+                ranks = (0..<Int32(files.count)).map { $0 }
+                rank = Int32(i - 1)
+            }
             if order < 0 { rank += 1 }
-            ranks[i] = rank
+            ranks?[i] = rank
         }
         self.ranks = ranks
     }
 
     /// ``FileSummary/comparePaths(_:_:)`` for the files at `a` and `b`.
     func compare(_ a: Int32, _ b: Int32) -> Int {
-        threeWay(ranks[Int(a)], ranks[Int(b)])
+        guard let ranks else { return threeWay(a, b) }
+        return threeWay(ranks[Int(a)], ranks[Int(b)])
     }
 }
 

@@ -61,9 +61,10 @@ public struct LibraryWalker: Sendable {
     /// The files a walk found, in display-path order (UTF-8 byte order), held compactly: every
     /// display path back to back, 4 bytes a file for where its path starts, and, when the walk
     /// keeps them, 32 bytes of stat; the root and the device, shared by runs of files, are held
-    /// once a run. An ``Entry`` (two strings) is made only when one is asked for. 100,000 files
-    /// list in about 6 MB with their stats (82 bytes a file before runs, 60 now), where two
-    /// `String`s each took 29 MB (issue 4, issue 13: flat memory).
+    /// once a run. An ``Entry`` (two strings) is made only when one is asked for. With paths of
+    /// 22 bytes, a file takes about 26 bytes, 58 with its stat (82 when each file had a 20-byte
+    /// record and a 40-byte stat), where two `String`s each took about 290 (issue 4, issue 13:
+    /// flat memory).
     ///
     /// The listing is kept in chunks of ``chunkSize`` files, each with its own paths and stats, so
     /// a read that is done with the files before one frees them as it goes (``release(below:)``):
@@ -167,8 +168,9 @@ public struct LibraryWalker: Sendable {
             keepsStats = stat != nil
             var display = display
             display.withUTF8 { path in
-                if inOrder, let chunk = chunks.last, chunk.count > 0 {
-                    inOrder = chunk.withPath(chunk.count - 1) { PathText.compare($0, path) } < 0
+                // Read in place (a copy of the chunk would retain and release its five buffers).
+                if inOrder, let last = chunks.indices.last, chunks[last].count > 0 {
+                    inOrder = chunks[last].withPath(chunks[last].count - 1) { PathText.compare($0, path) } < 0
                 }
                 add(path, root: root, stat: stat)
             }
@@ -176,7 +178,7 @@ public struct LibraryWalker: Sendable {
 
         /// Adds a file at the end of the last chunk (a new one when it is full).
         private mutating func add(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
-            if chunks.last.map({ $0.count >= Self.chunkSize }) ?? true {
+            if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.chunkSize {
                 if !chunks.isEmpty { Self.trim(&chunks[chunks.count - 1]) }
                 var chunk = Chunk()
                 chunk.starts.reserveCapacity(Self.chunkSize)
@@ -221,8 +223,8 @@ public struct LibraryWalker: Sendable {
             chunks = []
             total = 0
             for at in order {
-                let chunk = old[Int(at.chunk)], r = Int(at.record)
-                chunk.withPath(r) { add($0, root: chunk.roots.value(at: r), stat: chunk.stat(r)) }
+                let c = Int(at.chunk), r = Int(at.record)
+                old[c].withPath(r) { add($0, root: old[c].roots.value(at: r), stat: old[c].stat(r)) }
             }
             if let end = chunks.indices.last { Self.trim(&chunks[end]) }
         }
@@ -237,8 +239,8 @@ public struct LibraryWalker: Sendable {
                 chunks[released] = Chunk()
                 released += 1
             }
-            // Hand the freed pages back to the system: a chunk's buffers (80 KiB or so) come from
-            // the heap, where the allocator keeps freed memory for reuse, while what the read
+            // Hand the freed pages back to the system: a chunk's paths and starts (about 90 and 16
+            // KiB) come from the heap, where the allocator keeps freed memory for reuse, while what the read
             // builds meanwhile goes to large blocks of their own, so the listing's pages stayed
             // resident beside everything read (issue 13).
             HeapTrim.returnFreedPages()
@@ -272,13 +274,15 @@ public struct LibraryWalker: Sendable {
         public var endIndex: Int { total }
 
         public subscript(position: Int) -> Entry {
-            let chunk = chunks[position / Self.chunkSize], i = position % Self.chunkSize
-            let root = roots[Int(chunk.roots.value(at: i))]
-            return chunk.withPath(i) { path in
+            // The chunk read in place (a copy would retain and release its five buffers).
+            let c = position / Self.chunkSize, i = position % Self.chunkSize
+            let root = roots[Int(chunks[c].roots.value(at: i))]
+            let stat = chunks[c].stat(i)
+            return chunks[c].withPath(i) { path in
                 let display = String(decoding: path, as: UTF8.self)
-                guard root.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: chunk.stat(i)) }
+                guard root.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: stat) }
                 let tail = String(decoding: UnsafeBufferPointer(rebasing: path[Int(root.displayPrefix)...]), as: UTF8.self)
-                return Entry(path: root.open + tail, displayPath: display, stat: chunk.stat(i))
+                return Entry(path: root.open + tail, displayPath: display, stat: stat)
             }
         }
     }
@@ -508,7 +512,8 @@ public enum HeapTrim {
     /// memory cannot) at its default, 128 KiB. Left alone, glibc raises it to the size of each such
     /// block freed (up to 32 MiB on 64-bit systems, mallopt(3)), after which every smaller request
     /// comes from the heap, where what is freed may stay resident beside what comes later: a scan
-    /// frees its listing's chunks (160 KiB of stats each) as it reads. Setting it turns glibc's
+    /// frees its listing's chunks (128 KiB of stats each, just over the threshold with the array's
+    /// header; 160 KiB when this was measured) as it reads. Setting it turns glibc's
     /// adjusting off for good, and with it the trim threshold's, which stays at its default (128
     /// KiB): the heap's top goes back to the system sooner. Fixed, a cached run over a million
     /// files peaked at 115.7 MiB against 125.9–127.9, an uncached one over 100,000 pairs at

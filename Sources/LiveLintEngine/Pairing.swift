@@ -178,7 +178,8 @@ public enum Pairing {
         for (stillKey, movieKey) in [(plain, plain), (plain, takeout), (takeout, plain)] {
             match(&stills, &movies, of: files, stillKey: stillKey, movieKey: movieKey, method: .name, preferNames: false, into: &pairs)
         }
-        // 4: lone halves.
+        // 4: lone halves (the list grows once at most, to its final size).
+        pairs.reserveCapacity(pairs.count + stills.count + movies.count)
         for still in stills { pairs.append(Made(still: still, movie: -1, method: .unpaired)) }
         for movie in movies { pairs.append(Made(still: -1, movie: movie, method: .unpaired)) }
         return pairs
@@ -432,6 +433,9 @@ struct PathRanks {
     /// nil: each file's rank is its index.
     private let ranks: [Int32]?
 
+    /// True when ranks are stored (two paths were equal).
+    var storesRanks: Bool { ranks != nil }
+
     /// nil when `files` are not in path order.
     init?(_ files: [FileSummary]) {
         var ranks: [Int32]? = nil
@@ -442,7 +446,6 @@ struct PathRanks {
             if order == 0, ranks == nil {
                 // The first two equal paths: the ranks so far were the indices.
                 ranks = (0..<Int32(files.count)).map { $0 }
-                rank = Int32(i - 1)
             }
             if order < 0 { rank += 1 }
             ranks?[i] = rank

@@ -193,10 +193,15 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
     var rng = SplitMix(seed: seed)
     let shuffled = files.shuffled(using: &rng)
     #expect(PathRanks(FileList(inOrder).summaries) != nil && PathRanks(FileList(shuffled).summaries) == nil)
-    // Ranks order as paths do: with two paths Swift holds equal (NFC and NFD), and without.
-    for list in [inOrder, inOrder.filter { $0.path != "cafe\u{301}/IMG_2.MOV" }] {
+    // Ranks order as paths do: with two paths Swift holds equal (NFC and NFD: in the middle, first
+    // or last), stored; without, none stored.
+    let nfc = MediaFile.mov("caf\u{E9}/IMG_2.MOV", id: nil), nfd = MediaFile.mov("cafe\u{301}/IMG_2.MOV", id: nil)
+    let lists = [inOrder, [nfc, nfd, .mov("d/IMG_3.MOV", id: nil)], [.mov("b/IMG_3.MOV", id: nil), nfc, nfd], [nfc, nfd],
+                 inOrder.filter { $0.path != "cafe\u{301}/IMG_2.MOV" }]
+    for (n, list) in lists.enumerated() {
         let summaries = FileList(list).summaries
         guard let ranks = PathRanks(summaries) else { Issue.record("no ranks for files in path order"); continue }
+        #expect(ranks.storesRanks == (n < lists.count - 1))
         var wrong = 0
         for a in summaries.indices {
             for b in summaries.indices where ranks.compare(Int32(a), Int32(b)).signum() != FileSummary.comparePaths(summaries[a], summaries[b]).signum() {

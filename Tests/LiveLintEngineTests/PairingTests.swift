@@ -102,6 +102,19 @@ func doesNotPairUnrelatedNames(_ c: StemCase) {
     #expect(pairs.contains(PairRecord(still: "IMG_0769.HEIC", movie: "IMG_0769.MOV", contentIdentifier: nil, pairedBy: .name)))
 }
 
+/// What the identifier pass leaves goes on to the name passes in path order: two stills of one
+/// name, neither paired by identifier, give the movie of that name to the first in path order,
+/// whichever identifier sorts first.
+@Test(arguments: [false, true])
+func halvesLeftByTheIdentifierPassAreInPathOrder(swapped: Bool) {
+    let low = "00000000-0000-4000-8000-000000000001", high = "FFFFFFFF-0000-4000-8000-000000000001"
+    let files: [MediaFile] = [.jpeg("a/IMG_1.JPEG", id: swapped ? low : high), .jpeg("a/IMG_1.JPG", id: swapped ? high : low),
+                              .mov("a/IMG_1.MOV", id: Sample.uuidC)]
+    let records = Pairing.pair(files).map(\.record)
+    #expect(records.contains { $0.still == "a/IMG_1.JPEG" && $0.movie == "a/IMG_1.MOV" && $0.pairedBy == .name })
+    #expect(records.contains { $0.still == "a/IMG_1.JPG" && $0.movie == nil })
+}
+
 @Test func namePairWithDifferentIdentifiersIsAMismatch() throws {
     let result = try lint([.jpeg("DCIM/IMG_0084.JPG", id: Sample.uuidA), .mov("DCIM/IMG_0084_HEVC.MOV", id: Sample.uuidB)])
     #expect(result.pairs == [PairRecord(still: "DCIM/IMG_0084.JPG", movie: "DCIM/IMG_0084_HEVC.MOV", contentIdentifier: Sample.uuidA, pairedBy: .name)])

@@ -26,7 +26,8 @@ case "${LIVELINT_BENCH_STATIC:-1}" in
 esac
 # Each kind of build in scratch folders of its own, the base commit's too (never one made with
 # the other flags).
-scratch=${LIVELINT_BENCH_SCRATCH:-.build-bench}$suffix
+prefix=${LIVELINT_BENCH_SCRATCH:-.build-bench}
+scratch=$prefix$suffix
 swift build -c release $static --scratch-path "$scratch" --product livelint >&2
 swift build -c release $static --scratch-path "$scratch" --product livelint-bench >&2
 bin=$(swift build -c release $static --scratch-path "$scratch" --show-bin-path)
@@ -34,7 +35,7 @@ if [ -n "${LIVELINT_BENCH_BASE:-}" ]; then
   # Before/after: build the commit LIVELINT_BENCH_BASE names (a hash, tag or HEAD~3) from a clean
   # export of its tree, and time it in the same alternating rounds as the working tree's build.
   base=$(git rev-parse --short "$LIVELINT_BENCH_BASE^{commit}")
-  src="${LIVELINT_BENCH_SCRATCH:-.build-bench}-base$suffix/$base"
+  src="$prefix-base$suffix/$base"
   if [ ! -x "$src/.build/release/livelint" ]; then
     rm -rf "$src" && mkdir -p "$src"
     git archive "$base" | tar -x -C "$src"

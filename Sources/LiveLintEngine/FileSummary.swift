@@ -121,6 +121,21 @@ public struct FileSummary: PairHalf {
                              members: members, member: Int32(clamping: member)))
     }
 
+    /// The summary of a file known only by what a cache kept of it (no members, no sidecar):
+    /// what ``init(_:slot:member:folders:)`` makes of the same file.
+    public init(path: String, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey, hasMotionVideo: Bool,
+                error: String?, slot: Int, folders: inout RecentFolders) {
+        (folder, name) = folders.split(path)
+        identifierForm = identifier.form
+        identifierHigh = identifier.high
+        identifierLow = identifier.low
+        self.kind = kind
+        self.format = format
+        self.hasMotionVideo = hasMotionVideo
+        storedSlot = Int32(slot)
+        rare = Self.box(Rare(identifier: identifier.text, error: error, sidecar: nil, members: nil, member: -1))
+    }
+
     /// `fields` boxed, or nil when all of them are empty.
     private static func box(_ fields: Rare) -> Boxed<Rare>? {
         fields.identifier == nil && fields.error == nil && fields.sidecar == nil && fields.members == nil && fields.member < 0

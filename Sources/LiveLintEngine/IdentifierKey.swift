@@ -60,6 +60,16 @@ public struct IdentifierKey: Sendable {
         }
     }
 
+    /// The key as a cache keeps it: its form's code, a UUID's bits and any other text
+    /// (``init(code:high:low:text:)`` reads it back without parsing text again).
+    public var packed: (code: UInt8, high: UInt64, low: UInt64, text: String?) { (form.rawValue, high, low, text) }
+
+    /// A key as ``packed`` gave it; nil for a code no key has, or text where none belongs.
+    public init?(code: UInt8, high: UInt64, low: UInt64, text: String?) {
+        guard let form = Form(rawValue: code), (form == .text) == (text != nil) else { return nil }
+        self.init(form: form, high: high, low: low, text: text)
+    }
+
     /// The identifier's text, exactly as it was given.
     public var string: String? {
         switch form {

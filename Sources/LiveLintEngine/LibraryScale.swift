@@ -144,8 +144,18 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         let id = file.kind == .livp
             ? (file.members ?? []).sorted { $0.path < $1.path }.lazy.compactMap(\.contentIdentifier).first
             : file.contentIdentifier
-        if let id, !id.isEmpty { return "id:" + id.uppercased() }
-        return nameKey(file.path)
+        return key(identifier: id, path: file.path)
+    }
+
+    /// ``key(for:)`` of a file that is no archive, from its identifier and path.
+    static func key(identifier: String?, path: String) -> String {
+        if let identifier, !identifier.isEmpty { return "id:" + identifier.uppercased() }
+        return nameKey(path)
+    }
+
+    /// ``contains(_:)`` of a file that is no archive (`.livp`), from its identifier and path.
+    public func contains(identifier: String?, path: String) -> Bool {
+        Self.number(of: Self.key(identifier: identifier, path: path), in: count) == index
     }
 
     static func nameKey(_ path: String) -> String {

@@ -83,6 +83,10 @@ public struct LintEngine: Sendable {
     public let metadataKeys: Set<String>
     public let configuration: Configuration
     public let baseline: Baseline?
+    /// The enabled file rules with their severities and options, one line each: two engines with
+    /// the same signature (and the same livelint) find the same on a file (``fileFindings(_:)``),
+    /// so a cache may keep what one found for the other.
+    public let fileRulesSignature: String
     /// The consumers whose verdicts each pair gets (``Configuration/consumers``).
     public let consumers: [any Consumer]
 
@@ -95,6 +99,7 @@ public struct LintEngine: Sendable {
         try configuration.validate(against: registry.rules)
         var active: [Active] = []
         var keys = Set<String>()
+        var fileRules = ""
         for type in registry.rules {
             let d = type.description
             let setting = configuration.rules[d.identifier]
@@ -104,6 +109,14 @@ public struct LintEngine: Sendable {
             for (name, value) in setting?.options ?? [:] { options.values[name] = value }
             var rule = type.init()
             rule.apply(options: options)
+            if rule is any FileRule {
+                let severity = setting?.severity ?? d.defaultSeverity
+                fileRules += "\(d.identifier) \(severity.rawValue)"
+                for (name, value) in options.values.sorted(by: { $0.key < $1.key }) {
+                    fileRules += " \(name)=\(value.typedDescription)"
+                }
+                fileRules += "\n"
+            }
             active.append(Active(id: d.identifier, severity: setting?.severity ?? d.defaultSeverity,
                                  documentation: d.documentation, rule: rule))
             keys.formUnion(d.readsMetadata.map(\.key))
@@ -113,6 +126,7 @@ public struct LintEngine: Sendable {
         self.pairRules = Scope(active)
         self.scanRules = Scope(active)
         self.metadataKeys = keys
+        self.fileRulesSignature = fileRules
         self.consumers = try Consumers.named(configuration.consumers)
         self.configuration = configuration
         self.baseline = baseline

@@ -68,6 +68,16 @@ public enum OptionValue: Sendable, Hashable, CustomStringConvertible {
     case double(Double)
     case string(String)
 
+    /// The value with its type (`int:5`, `string:5`): two values alike in text but not in type differ.
+    public var typedDescription: String {
+        switch self {
+        case .bool: return "bool:\(description)"
+        case .int: return "int:\(description)"
+        case .double(let d): return "double:\(d.bitPattern)"
+        case .string(let s): return "string:\(s.count):\(s)"
+        }
+    }
+
     public var description: String {
         switch self {
         case .bool(let b): return b ? "true" : "false"

@@ -31,6 +31,12 @@ enum LibraryReader {
         var fromCache = false
         /// The file's record for a spilling ``ScanRecords`` (``RecordCodec``), made in its task.
         var encoded: [UInt8]?
+        /// What the cache kept of an unchanged file, used instead of `file` (not decoded then):
+        /// its summary and file findings, its record in `encoded`.
+        var facts: CachedFacts?
+
+        /// False for a file of another shard.
+        var inShard: Bool { file != nil || facts != nil }
     }
 
     /// What a scan read: a summary of each file kept (display-path order), the full records they
@@ -55,7 +61,10 @@ enum LibraryReader {
     ///
     /// With a `cache`, each file is stat'ed first and its record taken from the cache when still
     /// valid (the slim file, checked by the file rules like a read one); every file read is
-    /// recorded in it (before the shard is applied: every shard reads every file).
+    /// recorded in it (before the shard is applied: every shard reads every file). A spilling
+    /// scan takes an unchanged file's summary and file findings from the facts kept with its record
+    /// (``CachedFacts``) and spills the record as it is, without decoding or checking the file;
+    /// when there are none under this run's file rules and display path, it keeps its own.
     ///
     /// Each entry is asked for once, in order, and released once taken: a walk's listing frees
     /// its chunks as the read goes (issue 13).
@@ -83,6 +92,7 @@ enum LibraryReader {
         var mostWaiting = 0
         var nextIndex = 0
         let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
+        let rulesSignature = Shard.fnv1a(engine.fileRulesSignature)
         // Only files with findings have an entry: (index, findings), put in order at the end.
         var found: [(index: Int, findings: [Finding])] = []
         let limit = max(1, jobs)
@@ -109,7 +119,13 @@ enum LibraryReader {
         var folders = RecentFolders()
 
         func deliver(_ index: Int, _ read: Read) {
-            let summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
+            let summary: FileSummary?
+            if let facts = read.facts, let bytes = read.encoded {
+                let slot = records.append(path: read.displayPath, kind: facts.kind, format: facts.format, encoded: bytes)
+                summary = facts.summary(path: read.displayPath, slot: slot, folders: &folders)
+            } else {
+                summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
+            }
             if index == nextIndex {
                 if let summary { summaries.append(summary) }
                 nextIndex += 1
@@ -141,22 +157,37 @@ enum LibraryReader {
                     entries.release(below: next)
                     var key: String?
                     var stamp: FileStamp?
+                    var signature: UInt64?
                     if let cache, cache.isUsable {
                         let k = cache.key(for: entry.path)
                         stamp = entry.stat ?? FileStamp(path: entry.path)
                         key = k
-                        if let stamp, let hit = cache.record(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill,
-                                                             droppingTracks: !keepTimeline) {
-                            var file = hit.file
-                            prepare(&file, entry)
-                            var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
-                            read.fromCache = true
-                            read.encoded = spillRecord(read, record: hit.bytes)
-                            deliver(index, read)
+                        // Facts serve a scan whose records wait outside memory, as bytes, and a
+                        // file no Takeout sidecar may describe (sidecars are read fresh).
+                        if spill, records.isSpilling, !sidecars.mayHaveSidecar(entry) {
+                            signature = CachedFacts.signature(rules: rulesSignature, displayPath: entry.displayPath)
+                        }
+                        if let stamp, let hit = cache.lookup(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill,
+                                                             droppingTracks: !keepTimeline, facts: signature) {
+                            switch hit {
+                            case .facts(let facts, let bytes):
+                                deliver(index, checked(facts, record: bytes, displayPath: entry.displayPath, shard: shard,
+                                                       engine: engine, countKept: countKept))
+                            case .file(var file, let bytes, let checksum, let tracks):
+                                prepare(&file, entry)
+                                var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
+                                read.fromCache = true
+                                read.encoded = spillRecord(read, record: bytes)
+                                if let signature, let kept = read.file,
+                                   let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature) {
+                                    cache.store(ScanCache.FactsUpdate(key: k, checksum: checksum, facts: facts.encoded))
+                                }
+                                deliver(index, read)
+                            }
                             continue
                         }
                     }
-                    group.addTask { [key, stamp] in
+                    group.addTask { [key, stamp, signature] in
                         let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
                         var slim = file.slimmedForLint(keeping: engine.metadataKeys)
                         // A file the system would not hand over (gone, refused, an I/O error) is not
@@ -172,6 +203,10 @@ enum LibraryReader {
                         prepare(&slim, entry)
                         var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                         read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
+                        // Its facts (made after `prepare`: a file given a sidecar gets none).
+                        if let signature, let kept = read.file, toStore != nil {
+                            toStore?.facts = CachedFacts(kept, findings: read.findings, tracks: encoded?.tracks, signature: signature)?.encoded
+                        }
                         return (index, read, toStore)
                     }
                     running += 1
@@ -211,6 +246,20 @@ enum LibraryReader {
             key.reader == .exiv2 && (key == .makerNote || key == .makerNoteGroup || engine.metadataKeys.contains(key.key)
                                      || claims.contains(key))
         }.map(\.key)
+    }
+
+    /// An unchanged file as its cached facts give it (its record `record`): dropped when of another
+    /// shard, else with the file findings kept with the facts.
+    private static func checked(_ facts: CachedFacts, record: [UInt8], displayPath: String, shard: Shard?, engine: LintEngine,
+                                countKept: Bool) -> Read {
+        // As ``Shard/key(for:)`` keys it: an archive by its members' identifiers, and one without
+        // members (facts are kept only then) by its name.
+        if let shard, !shard.contains(identifier: facts.kind == .livp ? nil : facts.identifier.string, path: displayPath) {
+            return Read(displayPath: displayPath, file: nil, findings: [], kept: 0, fromCache: true)
+        }
+        let kept = countKept ? engine.countAfterBaseline(facts.findings) : 0
+        return Read(displayPath: displayPath, file: nil, findings: facts.findings, kept: kept, fromCache: true, encoded: record,
+                    facts: facts)
     }
 
     /// A slim file as the scan keeps it: dropped when of another shard, else with its file findings.

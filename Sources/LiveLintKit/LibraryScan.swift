@@ -235,8 +235,8 @@ public struct LibraryScan: Sendable {
             sidecars: sidecars, keepTimeline: options.pairMedia, countKept: progress != nil, spill: spill,
             onRead: { read in
                 progress?(read.fromCache
-                    ? .fileFromCache(path: read.displayPath, inShard: read.file != nil, findings: read.kept)
-                    : .fileRead(path: read.displayPath, inShard: read.file != nil, findings: read.kept))
+                    ? .fileFromCache(path: read.displayPath, inShard: read.inShard, findings: read.kept)
+                    : .fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept))
             })
         // A path that could not even be listed is a file that does not read.
         for problem in problems {

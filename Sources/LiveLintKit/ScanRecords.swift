@@ -139,19 +139,34 @@ final class ScanRecords: FileStore {
     /// Keeps `file`; `bytes`, when given, are its ``RecordCodec`` encoding (made where the file
     /// was read, off this task). Returns its slot.
     func append(_ file: MediaFile, encoded bytes: [UInt8]?) -> Int {
+        if let bytes, let slot = spill(path: file.path, kind: file.kind, format: file.format, encoded: bytes) { return slot }
+        slots.append(hold(file))
+        return slots.count - 1
+    }
+
+    /// Keeps the file at `path` known only by its record (a cache's, ``CachedFacts``): spilled
+    /// as it is, or decoded and held when it cannot be. Returns its slot.
+    func append(path: String, kind: FileKind, format: ContainerFormat, encoded bytes: [UInt8]) -> Int {
+        if let slot = spill(path: path, kind: kind, format: format, encoded: bytes) { return slot }
+        let file = bytes.withUnsafeBytes { RecordCodec.decode($0, path: path, names: names) }
+        slots.append(hold(file ?? MediaFile(path: path, kind: kind, format: format,
+                                            error: ReadIssue(.io, "livelint could not keep its record of this file"))))
+        return slots.count - 1
+    }
+
+    /// `bytes` written out (buffered) as the record of the file at `path`: its slot, or nil when
+    /// records are held (not spilling, or too big for a slot).
+    private func spill(path: String, kind: FileKind, format: ContainerFormat, encoded bytes: [UInt8]) -> Int? {
         let slot = slots.count
-        let pathLength = file.path.utf8.count
-        if spilling, let bytes,
-           let spilled = Slot.spilled(offset: end + Int64(buffer.count), count: pathLength + 4 + bytes.count,
-                                      kind: file.kind, format: file.format) {
-            withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer += $0 }
-            buffer += file.path.utf8
-            buffer += bytes
-            slots.append(spilled)
-            if buffer.count >= Self.bufferSize { flush() }
-        } else {
-            slots.append(hold(file))
-        }
+        let pathLength = path.utf8.count
+        guard spilling,
+              let spilled = Slot.spilled(offset: end + Int64(buffer.count), count: pathLength + 4 + bytes.count,
+                                         kind: kind, format: format) else { return nil }
+        withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer += $0 }
+        buffer += path.utf8
+        buffer += bytes
+        slots.append(spilled)
+        if buffer.count >= Self.bufferSize { flush() }
         return slot
     }
 

@@ -31,6 +31,15 @@ struct SidecarIndex: Sendable {
                                     displayPath: folder.isEmpty ? match : folder + "/" + match)
     }
 
+    /// True when a `.json` in the file's folder matches it by name (nothing is read): a file with
+    /// no such match never has a sidecar.
+    func mayHaveSidecar(_ entry: LibraryWalker.Entry) -> Bool {
+        guard !folders.isEmpty else { return false }
+        let (folder, name) = Self.split(entry.displayPath)
+        guard let names = folders[folder] else { return false }
+        return TakeoutSidecars.match(media: name, in: names) != nil
+    }
+
     /// (`2024/05`, `IMG_1.JPG`) from `2024/05/IMG_1.JPG`; ("", name) without a slash.
     static func split(_ path: String) -> (folder: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return ("", path) }

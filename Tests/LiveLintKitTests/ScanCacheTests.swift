@@ -31,9 +31,11 @@ import Testing
     }
 
     /// Lints `library` (defaults, JSON report) with `cache`, and sorts the events out.
-    static func lint(_ library: String, cache: CacheSetting, shard: Shard? = nil) async throws -> Outcome {
-        var options = LintOptions(paths: [library], configuration: .defaults, shard: shard)
+    static func lint(_ library: String, cache: CacheSetting, shard: Shard? = nil, spillAbove: Int = LintOptions.defaultSpillAbove,
+                     configuration: ConfigurationSource = .defaults) async throws -> Outcome {
+        var options = LintOptions(paths: [library], configuration: configuration, shard: shard)
         options.cache = cache
+        options.spillAbove = spillAbove
         let scan = try LibraryScan(options)
         let events = EventLog()
         let result = try await scan.run { events.append($0) }
@@ -69,6 +71,110 @@ import Testing
         let shard = try #require(Shard("2/3"))
         #expect(try await Self.lint(library, cache: .directory(cache), shard: shard).report
                 == (try await Self.lint(library, cache: .off, shard: shard)).report)
+    }
+
+    /// The facts of the file at `path` (a key) as the cache keeps them, and the signature they
+    /// were kept under (read from the bytes, as only the scan that made them knows it).
+    static func facts(of path: String, in cache: String) throws -> CachedFacts? {
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        defer { db.close() }
+        let select = try db.prepare("SELECT facts FROM files WHERE path = ?")
+        select.bind(1, path)
+        guard try select.step(), !select.isNull(0) else { return nil }
+        return select.withBlob(0) { bytes in
+            let signature = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[8 + $1]) << (8 * UInt64($1)) }
+            return CachedFacts.decode(bytes, signature: signature, names: RecordCodec.Names())
+        }
+    }
+
+    /// Keeps `facts` as the facts of the file at `path` (a key).
+    static func setFacts(_ facts: CachedFacts, of path: String, in cache: String) throws {
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        defer { db.close() }
+        let update = try db.prepare("UPDATE files SET facts = ? WHERE path = ?")
+        update.bind(1, facts.encoded)
+        update.bind(2, path)
+        try update.step()
+    }
+
+    /// On a run whose records wait outside memory, an unchanged file's summary and file findings
+    /// are the facts kept with its record: a finding changed there shows in the report, so they
+    /// were used rather than the file decoded and checked again. Facts made under other file
+    /// rules (a severity changed) or for another display path (the scan started lower) are not
+    /// used, and a run that finds them so keeps its own.
+    @Test func factsStandInForUnchangedFilesUnderTheirRulesAndPathOnly() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let plain = try await Self.lint(library, cache: .off, spillAbove: 0)
+        let first = try await Self.lint(library, cache: .directory(cache), spillAbove: 0)
+        #expect(first.report == plain.report)
+        let key = library + "/broken/identifier-not-uuid/IMG_0109.JPG"
+        var facts = try #require(try Self.facts(of: key, in: cache))
+        #expect(facts.identifier.string == "not-a-uuid" && facts.kind == .still && facts.format == .jpeg)
+        let message = try #require(facts.findings.first { $0.ruleID == "identifier-not-uuid" }?.message)
+        #expect(plain.report.contains(message))
+        func tamper() throws {
+            for i in facts.findings.indices where facts.findings[i].ruleID == "identifier-not-uuid" {
+                facts.findings[i].message = "kept with the record"
+            }
+            try Self.setFacts(facts, of: key, in: cache)
+        }
+        try tamper()
+
+        let second = try await Self.lint(library, cache: .directory(cache), spillAbove: 0)
+        #expect(second.read.isEmpty && second.fromCache.count == first.read.count)
+        #expect(second.report != plain.report)
+        #expect(second.report.replacingOccurrences(of: "kept with the record", with: message) == plain.report)
+        // Held in memory (no spilling), records are decoded: the facts are not used.
+        #expect(try await Self.lint(library, cache: .directory(cache)).report == plain.report)
+
+        // Another severity for a file rule: other facts; the run keeps its own.
+        let config = library + "/../severity.yml"
+        try "version: 1\nrules:\n  identifier-not-uuid: info\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let severe = try await Self.lint(library, cache: .directory(cache), spillAbove: 0, configuration: .file(config))
+        #expect(severe.report == (try await Self.lint(library, cache: .off, spillAbove: 0, configuration: .file(config))).report)
+        #expect(severe.report.contains(message))
+        #expect(try Self.facts(of: key, in: cache)?.findings.first?.severity == .info)
+        #expect(try await Self.lint(library, cache: .directory(cache), spillAbove: 0).report == plain.report)
+
+        // The same files under another display path (`identifier-not-uuid/IMG_0109.JPG`).
+        try tamper()
+        let lower = try await Self.lint(library + "/broken", cache: .directory(cache), spillAbove: 0)
+        #expect(lower.read.isEmpty)
+        #expect(lower.report == (try await Self.lint(library + "/broken", cache: .off, spillAbove: 0)).report)
+    }
+
+    /// Damaged facts (a flipped byte) are not trusted: the record is decoded, the report is the
+    /// same, and the run keeps facts anew. Facts made from a record are kept only while the row
+    /// still holds that record (another run may have replaced it meanwhile).
+    @Test func damagedOrOutdatedFactsAreNotUsed() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let plain = try await Self.lint(library, cache: .off, spillAbove: 0)
+        _ = try await Self.lint(library, cache: .directory(cache), spillAbove: 0)
+        let key = library + "/broken/identifier-not-uuid/IMG_0109.JPG"
+        let kept = try #require(try Self.facts(of: key, in: cache))
+        var bytes = kept.encoded
+        bytes[bytes.count / 2] ^= 0x40
+        #expect(bytes.withUnsafeBytes { CachedFacts.decode($0, signature: kept.signature, names: RecordCodec.Names()) } == nil)
+        #expect(kept.encoded.withUnsafeBytes { CachedFacts.decode($0, signature: kept.signature &+ 1, names: RecordCodec.Names()) } == nil)
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        let update = try db.prepare("UPDATE files SET facts = ? WHERE path = ?")
+        update.bind(1, bytes)
+        update.bind(2, key)
+        try update.step()
+        db.close()
+        let again = try await Self.lint(library, cache: .directory(cache), spillAbove: 0)
+        #expect(again.read.isEmpty && again.report == plain.report)
+        #expect(try Self.facts(of: key, in: cache)?.encoded == kept.encoded)
+
+        // An update made from a record the row no longer holds is not written.
+        let other = ScanCache(directory: cache, metadataKeys: try LintEngine(rules: builtinRules).metadataKeys, warn: { _ in })
+        var changed = kept
+        changed.findings = []
+        other.store(ScanCache.FactsUpdate(key: key, checksum: 12345, facts: changed.encoded))
+        other.finish()
+        #expect(try Self.facts(of: key, in: cache)?.findings == kept.findings)
     }
 
     /// A run holds the write lock only while it writes its waiting records, never while it reads
@@ -341,6 +447,37 @@ import Testing
         }
         #expect(encoded + motionPhotos == 2 * files.count)
         #expect(encoded > motionPhotos)
+    }
+
+    /// Every fixture and corpus file's facts come back as written, and the summary made from them
+    /// is the summary made from the file; a `.livp` (members) and a file with a Takeout sidecar get none.
+    @Test func everyFilesFactsRoundTripToItsSummary() throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let names = RecordCodec.Names()
+        var made = 0, archives = 0
+        for path in Self.files {
+            let slim = MediaInspector.inspect(path: path, displayPath: "a/b.x", options: .lint).slimmedForLint(keeping: engine.metadataKeys)
+            let findings = engine.fileFindings(slim)
+            guard let facts = CachedFacts(slim, findings: findings, tracks: 3..<9, signature: 42) else {
+                #expect(slim.members != nil, "\(path)")
+                archives += 1
+                continue
+            }
+            let back = try #require(facts.encoded.withUnsafeBytes { CachedFacts.decode($0, signature: 42, names: names) }, "\(path)")
+            #expect(back.findings == findings && back.tracks == 3..<9, "\(path)")
+            var folders = RecentFolders(), others = RecentFolders()
+            let summary = back.summary(path: "a/b.x", slot: 7, folders: &folders)
+            let expected = FileSummary(slim, slot: 7, folders: &others)
+            #expect(summary.path == expected.path && summary.kind == expected.kind && summary.format == expected.format
+                    && summary.contentIdentifier == expected.contentIdentifier && summary.hasMotionVideo == expected.hasMotionVideo
+                    && summary.error == expected.error && summary.sidecarPath == nil && summary.members == nil
+                    && summary.slot == 7 && summary.member == expected.member, "\(path)")
+            made += 1
+        }
+        #expect(made > 20 && archives > 0)
+        var withSidecar = MediaInspector.inspect(path: Self.files[0], displayPath: "a/b.x", options: .lint)
+        withSidecar.sidecar = TakeoutSidecar(path: "a/b.x.json")
+        #expect(CachedFacts(withSidecar, findings: [], tracks: nil, signature: 1) == nil)
     }
 
     /// A file's kind and format are read back by their names' bytes: every pair of them comes

@@ -55,7 +55,7 @@ enum RecordCodec {
         return out
     }
 
-    private struct Writer {
+    struct Writer {
         var bytes: [UInt8] = []
         /// False once something was written that ``decode(_:path:names:)`` refuses (more than
         /// ``maxCount`` entries, values nested ``maxDepth`` deep): the record is then not kept, so
@@ -339,7 +339,7 @@ enum RecordCodec {
     private static let maxCount = 1 << 16
     private static let maxDepth = 8
 
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeRawBufferPointer
         let names: Names
         var offset = 0

@@ -49,6 +49,27 @@ final class ScanCache {
         var key: String
         var stamp: FileStamp
         var bytes: [UInt8]
+        /// What the scan made of the file besides (``CachedFacts``, encoded), when it keeps any.
+        var facts: [UInt8]? = nil
+    }
+
+    /// Facts made for a record already in the cache (a hit whose facts were missing or of another
+    /// signature): written to its row only while the row still holds the record of `checksum`
+    /// they were made from (another run may have replaced it meanwhile).
+    struct FactsUpdate: Sendable {
+        var key: String
+        var checksum: Int64
+        var facts: [UInt8]
+    }
+
+    /// A record found valid: the file decoded, or, when facts of the signature asked for are kept
+    /// with it, those facts instead (the file is not decoded then).
+    enum Hit {
+        /// `bytes` when kept (``record(key:displayPath:stamp:keepingBytes:droppingTracks:)``), and
+        /// what a caller that asked for facts and got none needs to store them: the record's
+        /// checksum and where its movie's tracks lie.
+        case file(MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?)
+        case facts(CachedFacts, bytes: [UInt8])
     }
 
     let path: String
@@ -67,6 +88,8 @@ final class ScanCache {
     /// README's parallel shards) wait milliseconds for each other, not a batch of reads, which on
     /// a slow disk could outlast the busy timeout and cost a run its cache.
     private var waiting: [Record] = []
+    private var waitingFacts: [FactsUpdate] = []
+    private var updateFacts: SQLiteStatement?
     private var firstWaiting: ContinuousClock.Instant?
     private let keySignature: Int64
     private let names: RecordCodec.Names
@@ -126,7 +149,7 @@ final class ScanCache {
 
     /// The database's identity: which livelint and record format wrote it.
     static var identity: [String: String] {
-        ["livelint": livelintVersion, "format": String(RecordCodec.format)]
+        ["livelint": livelintVersion, "format": String(RecordCodec.format), "facts": String(CachedFacts.format)]
     }
 
     /// How many times an open that SQLite refused at once as busy is tried again.
@@ -161,7 +184,7 @@ final class ScanCache {
                 CREATE TABLE IF NOT EXISTS files(
                     path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
                     mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, keys INTEGER NOT NULL, checksum INTEGER NOT NULL,
-                    record BLOB NOT NULL) WITHOUT ROWID
+                    record BLOB NOT NULL, facts BLOB) WITHOUT ROWID
                 """)
             try db.execute("COMMIT")
             let reader = try SQLiteDatabase(path: path, create: false)
@@ -169,13 +192,14 @@ final class ScanCache {
             // One ordered pass reads each page once: a small page cache (2 MiB) is enough.
             try reader.execute("PRAGMA cache_size=-2048")
             cursor = try reader.prepare("""
-                SELECT path, device, inode, size, mtime, ctime, keys, checksum, record FROM files
+                SELECT path, device, inode, size, mtime, ctime, keys, checksum, record, facts FROM files
                 WHERE path >= ? ORDER BY path
                 """)
             insert = try db.prepare("""
-                INSERT OR REPLACE INTO files(path, device, inode, size, mtime, ctime, keys, checksum, record)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO files(path, device, inode, size, mtime, ctime, keys, checksum, record, facts)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+            updateFacts = try db.prepare("UPDATE files SET facts = ? WHERE path = ? AND checksum = ?")
         } catch where error.isCorrupt && retrying {
             note("the cache \(path) is damaged (\(error.message)): rebuilding it")
             closeDatabase()
@@ -221,9 +245,21 @@ final class ScanCache {
     /// `droppingTracks` (a run that draws no timeline, ``RecordCodec/cut(_:tracks:)``).
     func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false,
                 droppingTracks: Bool = false) -> (file: MediaFile, bytes: [UInt8]?)? {
+        guard case .file(let file, let bytes, _, _)? = lookup(key: key, displayPath: displayPath, stamp: stamp,
+                                                              keepingBytes: keepingBytes, droppingTracks: droppingTracks)
+        else { return nil }
+        return (file, bytes)
+    }
+
+    /// ``record(key:displayPath:stamp:keepingBytes:droppingTracks:)``; with `facts`, the
+    /// signature of the facts wanted (``CachedFacts/signature(rules:displayPath:)``), a hit whose
+    /// row keeps facts of that signature gives them and the record's bytes (as kept, cut when
+    /// `droppingTracks`) without decoding the file. Facts are given only with `keepingBytes`.
+    func lookup(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false,
+                droppingTracks: Bool = false, facts: UInt64? = nil) -> Hit? {
         guard let cursor else { return nil }
         var key = key
-        return key.withUTF8 { keyBytes -> (file: MediaFile, bytes: [UInt8]?)? in
+        return key.withUTF8 { keyBytes -> Hit? in
             do {
                 let ahead = keyBytes.lexicographicallyPrecedes(lastKey) == false
                 if !ahead || lastKey.isEmpty { try seek(keyBytes) }
@@ -250,7 +286,8 @@ final class ScanCache {
                         }
                         continue
                     }
-                    let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes, droppingTracks: droppingTracks)
+                    let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes,
+                                        droppingTracks: droppingTracks, facts: keepingBytes ? facts : nil)
                     onRow = try cursor.step()
                     if file == nil { misses += 1 } else { hits += 1 }
                     return file
@@ -284,21 +321,29 @@ final class ScanCache {
         onRow = try cursor.step()
     }
 
-    /// The record on the cursor's row when its stamp, keys and checksum match.
+    /// The record on the cursor's row when its stamp, keys and checksum match: its facts of the
+    /// signature `facts` when the row keeps them, else the file decoded.
     private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool,
-                          droppingTracks: Bool) -> (file: MediaFile, bytes: [UInt8]?)? {
+                          droppingTracks: Bool, facts signature: UInt64?) -> Hit? {
         guard let cursor,
               cursor.int64(1) == stamp.device, cursor.int64(2) == stamp.inode, cursor.int64(3) == stamp.size,
               cursor.int64(4) == stamp.modified, cursor.int64(5) == stamp.changed, cursor.int64(6) == keySignature
         else { return nil }
         let checksum = cursor.int64(7)
-        return cursor.withBlob(8) { bytes -> (file: MediaFile, bytes: [UInt8]?)? in
-            guard Self.checksum(bytes) == checksum,
-                  let (file, tracks) = RecordCodec.decodeNotingTracks(bytes, path: displayPath, names: names) else { return nil }
-            guard keepingBytes else { return (file, nil) }
-            // Copied once from the row: cut there when the run drops the timeline.
-            if droppingTracks, let tracks { return (file, RecordCodec.cut(bytes, tracks: tracks)) }
-            return (file, Array(bytes))
+        let facts = signature.flatMap { signature in
+            cursor.isNull(9) ? nil : cursor.withBlob(9) { CachedFacts.decode($0, signature: signature, names: names) }
+        }
+        return cursor.withBlob(8) { bytes -> Hit? in
+            guard Self.checksum(bytes) == checksum else { return nil }
+            if let facts, facts.tracks.map({ $0.upperBound <= bytes.count }) ?? true {
+                // Copied once from the row: cut there when the run drops the timeline.
+                if droppingTracks, let tracks = facts.tracks { return .facts(facts, bytes: RecordCodec.cut(bytes, tracks: tracks)) }
+                return .facts(facts, bytes: Array(bytes))
+            }
+            guard let (file, tracks) = RecordCodec.decodeNotingTracks(bytes, path: displayPath, names: names) else { return nil }
+            guard keepingBytes else { return .file(file, bytes: nil, checksum: checksum, tracks: tracks) }
+            if droppingTracks, let tracks { return .file(file, bytes: RecordCodec.cut(bytes, tracks: tracks), checksum: checksum, tracks: tracks) }
+            return .file(file, bytes: Array(bytes), checksum: checksum, tracks: tracks)
         }
     }
 
@@ -310,19 +355,33 @@ final class ScanCache {
     /// Keeps `record`, unless its file changed too close to `now` (the scan's start) to be trusted.
     func store(_ record: Record, now: Int64) {
         guard insert != nil, database != nil, now - record.stamp.changed >= Self.settleNanoseconds else { return }
-        if waiting.isEmpty { firstWaiting = .now }
+        if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
         waiting.append(record)
-        if waiting.count >= Self.batch || firstWaiting.map({ ContinuousClock.now - $0 >= Self.flushInterval }) == true {
+        flushIfDue()
+    }
+
+    /// Keeps `update`'s facts with the record already cached.
+    func store(_ update: FactsUpdate) {
+        guard updateFacts != nil, database != nil else { return }
+        if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
+        waitingFacts.append(update)
+        flushIfDue()
+    }
+
+    private func flushIfDue() {
+        if waiting.count + waitingFacts.count >= Self.batch
+            || firstWaiting.map({ ContinuousClock.now - $0 >= Self.flushInterval }) == true {
             flush()
         }
     }
 
     /// Writes the waiting records in one transaction.
     private func flush() {
-        let records = waiting
+        let records = waiting, updates = waitingFacts
         waiting = []
+        waitingFacts = []
         firstWaiting = nil
-        guard !records.isEmpty, let insert, let database else { return }
+        guard !records.isEmpty || !updates.isEmpty, let insert, let updateFacts, let database else { return }
         var inTransaction = false
         do {
             try database.execute("BEGIN IMMEDIATE")
@@ -337,12 +396,21 @@ final class ScanCache {
                 insert.bind(7, keySignature)
                 insert.bind(8, record.bytes.withUnsafeBytes { Self.checksum($0) })
                 insert.bind(9, record.bytes)
+                if let facts = record.facts { insert.bind(10, facts) }
                 try insert.step()
                 insert.reset()
+            }
+            for update in updates {
+                updateFacts.bind(1, update.facts)
+                updateFacts.bind(2, update.key)
+                updateFacts.bind(3, update.checksum)
+                try updateFacts.step()
+                updateFacts.reset()
             }
             try database.execute("COMMIT")
         } catch {
             insert.reset()
+            updateFacts.reset()
             if inTransaction { try? database.execute("ROLLBACK") }
             fail(error)
         }
@@ -374,6 +442,7 @@ final class ScanCache {
     /// A damaged database (found mid-run, say a truncated file) is removed, so the next run rebuilds it.
     private func fail(_ error: any Error) {
         waiting = []
+        waitingFacts = []
         if let e = error as? SQLiteError, e.isCorrupt {
             disable("the cache \(path) is damaged (\(e.message)): reading the remaining files without it; the next run rebuilds it")
             Self.removeFiles(at: path)
@@ -396,6 +465,7 @@ final class ScanCache {
     private func closeDatabase() {
         cursor = nil
         insert = nil
+        updateFacts = nil
         onRow = false
         readDatabase?.close()
         readDatabase = nil

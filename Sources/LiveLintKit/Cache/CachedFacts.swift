@@ -1,0 +1,149 @@
+import LiveLintEngine
+import LiveModel
+
+/// What a scan makes of a file besides its record, kept in the cache beside it so that a file
+/// found unchanged is neither decoded nor checked again while the library is read (issue 13: on a
+/// cached scan of 50,000 pairs, decoding each record there and running the file rules on it took
+/// about a sixth of the time, and the record is decoded again anyway when its pair's rules run).
+///
+/// It holds the file's summary (``FileSummary``: kind, format, identifier, the error's text), what
+/// the file rules found on it (``LintEngine/fileFindings(_:)``), and where the movie's tracks lie
+/// in its record (a run that draws no timeline cuts them, ``RecordCodec/cut(_:tracks:)``). The
+/// findings hold for one display path and one set of file rules (their severities and options,
+/// ``LintEngine/fileRulesSignature``): ``signature(rules:displayPath:)`` of both is stored with
+/// them, and facts of another signature are not used (the file is decoded and checked, and the
+/// facts kept anew). A file whose facts would not be all a summary holds (a `.livp` archive's
+/// members, a Takeout sidecar, read fresh every time) or whose findings carry a repair gets none.
+///
+/// Stored as a checksum (64-bit FNV-1a of the rest), the signature (8 bytes each, little-endian),
+/// then ``RecordCodec``'s encodings; anything damaged decodes to nil, which costs a decoding.
+struct CachedFacts: Sendable {
+    /// Bumped whenever the layout changes; a cache of another format is rebuilt.
+    static let format = 1
+
+    var signature: UInt64
+    var kind: FileKind
+    var format: ContainerFormat
+    var identifier: IdentifierKey
+    var hasMotionVideo: Bool
+    /// ``ReadIssue/description`` of the file's error.
+    var error: String?
+    /// Where the movie's tracks lie in the record (``RecordCodec/Encoded/tracks``).
+    var tracks: Range<Int>?
+    var findings: [Finding]
+
+    /// The facts of `file` (slim, as the scan holds it; its record's tracks at `tracks`) with
+    /// what the file rules found on it; nil for a file a summary made from them would not match.
+    init?(_ file: MediaFile, findings: [Finding], tracks: Range<Int>?, signature: UInt64) {
+        guard file.members == nil, file.sidecar == nil, findings.allSatisfy({ $0.repair == nil }) else { return nil }
+        self.signature = signature
+        kind = file.kind
+        format = file.format
+        identifier = IdentifierKey(file.contentIdentifier)
+        hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
+        error = file.error?.description
+        self.tracks = tracks
+        self.findings = findings
+    }
+
+    /// The summary ``FileSummary/init(_:slot:member:folders:)`` makes of the file at `path`.
+    func summary(path: String, slot: Int, folders: inout RecentFolders) -> FileSummary {
+        FileSummary(path: path, kind: kind, format: format, identifier: identifier, hasMotionVideo: hasMotionVideo,
+                    error: error, slot: slot, folders: &folders)
+    }
+
+    /// The signature facts are stored under: the file rules' (``LintEngine/fileRulesSignature``,
+    /// hashed once into `rules`) and the display path's, which findings quote.
+    static func signature(rules: UInt64, displayPath: String) -> UInt64 {
+        var hash = rules
+        var path = displayPath
+        path.withUTF8 { bytes in
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+        }
+        return hash
+    }
+
+    // MARK: - Encoding
+
+    var encoded: [UInt8] {
+        var w = RecordCodec.Writer()
+        w.bytes += [UInt8](repeating: 0, count: 16)
+        w.string(kind.rawValue)
+        w.string(format.rawValue)
+        let key = identifier.packed
+        w.bytes.append(key.code)
+        w.uint(key.high)
+        w.uint(key.low)
+        w.optional(key.text) { $0.string($1) }
+        w.bool(hasMotionVideo)
+        w.optional(error) { $0.string($1) }
+        w.optional(tracks) { $0.uint(UInt64($1.lowerBound)); $0.uint(UInt64($1.upperBound)) }
+        w.array(findings) { w, f in
+            w.string(f.ruleID); w.string(f.severity.rawValue); w.string(f.message)
+            w.array(f.files) { $0.string($1) }
+            w.optional(f.fixHint) { $0.string($1) }
+            w.string(f.documentation)
+        }
+        var bytes = w.bytes
+        Self.put(signature, at: 8, in: &bytes)
+        let sum = bytes[8...].withUnsafeBytes { UInt64(bitPattern: ScanCache.checksum($0)) }
+        Self.put(sum, at: 0, in: &bytes)
+        return bytes
+    }
+
+    /// The facts `bytes` hold when their checksum is right and their signature is `signature`;
+    /// nil otherwise. `names` shares the strings findings repeat (rule ids, documentation).
+    static func decode(_ bytes: UnsafeRawBufferPointer, signature: UInt64, names: RecordCodec.Names) -> CachedFacts? {
+        guard bytes.count >= 16, load(bytes, at: 8) == signature,
+              load(bytes, at: 0) == UInt64(bitPattern: ScanCache.checksum(UnsafeRawBufferPointer(rebasing: bytes[8...])))
+        else { return nil }
+        var r = RecordCodec.Reader(bytes: bytes, names: names)
+        r.offset = 16
+        guard let kind = r.slice().flatMap(RecordCodec.kinds.value),
+              let format = r.slice().flatMap(RecordCodec.formats.value),
+              let code = r.byte(), let high = r.uint(), let low = r.uint(),
+              let text = r.optional({ $0.string() }), let hasMotionVideo = r.bool(),
+              let error = r.optional({ $0.string() }),
+              let tracks = r.optional({ r -> Range<Int>? in
+                  guard let lower = r.uint(), let upper = r.uint(), lower <= upper, upper <= UInt64(Int.max) else { return nil }
+                  return Int(lower)..<Int(upper)
+              }),
+              let findings = r.array({ r -> Finding? in
+                  guard let id = r.name(), let severity = r.string().flatMap(Severity.init(rawValue:)),
+                        let message = r.string(), let files = r.array({ $0.string() }),
+                        let hint = r.optional({ $0.string() }), let documentation = r.name() else { return nil }
+                  return Finding(ruleID: id, severity: severity, message: message, files: files, fixHint: hint,
+                                 documentation: documentation)
+              }),
+              r.offset == bytes.count,
+              let identifier = IdentifierKey(code: code, high: high, low: low, text: text)
+        else { return nil }
+        return CachedFacts(signature: signature, kind: kind, format: format, identifier: identifier, hasMotionVideo: hasMotionVideo,
+                           error: error, tracks: tracks, findings: findings)
+    }
+
+    private init(signature: UInt64, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey, hasMotionVideo: Bool,
+                 error: String?, tracks: Range<Int>?, findings: [Finding]) {
+        self.signature = signature
+        self.kind = kind
+        self.format = format
+        self.identifier = identifier
+        self.hasMotionVideo = hasMotionVideo
+        self.error = error
+        self.tracks = tracks
+        self.findings = findings
+    }
+
+    private static func put(_ value: UInt64, at offset: Int, in bytes: inout [UInt8]) {
+        for i in 0..<8 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))) }
+    }
+
+    private static func load(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+        return value
+    }
+}

@@ -480,6 +480,26 @@ import Testing
         #expect(CachedFacts(withSidecar, findings: [], tracks: nil, signature: 1) == nil)
     }
 
+    /// A record's checksum changes with any bit of it flipped (each step of the hash maps the
+    /// running value one to one), and with a byte added or cut.
+    @Test func everyBitOfARecordCountsInItsChecksum() throws {
+        let engine = try LintEngine(rules: builtinRules)
+        let path = try #require(Self.files.first { $0.hasSuffix(".MOV") || $0.hasSuffix(".mov") })
+        let record = try #require(RecordCodec.encode(MediaInspector.inspect(path: path, displayPath: "a/b.x", options: .lint)
+            .slimmedForLint(keeping: engine.metadataKeys)))
+        #expect(record.count > 40)
+        let sum = record.withUnsafeBytes { ScanCache.checksum($0) }
+        for i in record.indices {
+            for bit in 0..<8 {
+                var damaged = record
+                damaged[i] ^= 1 << bit
+                #expect(damaged.withUnsafeBytes { ScanCache.checksum($0) } != sum, "byte \(i), bit \(bit)")
+            }
+        }
+        #expect((record + [0]).withUnsafeBytes { ScanCache.checksum($0) } != sum)
+        #expect(record.dropLast().withUnsafeBytes { ScanCache.checksum($0) } != sum)
+    }
+
     /// A file's kind and format are read back by their names' bytes: every pair of them comes
     /// back as written, and a name no case has (another case's prefix, another case) is damage.
     @Test func kindsAndFormatsComeBackByName() throws {

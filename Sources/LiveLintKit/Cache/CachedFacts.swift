@@ -15,12 +15,10 @@ import LiveModel
 /// facts kept anew). A file whose facts would not be all a summary holds (a `.livp` archive's
 /// members, a Takeout sidecar, read fresh every time) or whose findings carry a repair gets none.
 ///
-/// Stored as a checksum (64-bit FNV-1a of the rest), the signature (8 bytes each, little-endian),
+/// Stored as a checksum (``ScanCache/checksum(_:)`` of the rest), the signature (8 bytes each, little-endian),
 /// then ``RecordCodec``'s encodings; anything damaged decodes to nil, which costs a decoding.
+/// A change to the layout bumps ``ScanCache/tableFormat``.
 struct CachedFacts: Sendable {
-    /// Bumped whenever the layout changes; a cache of another format is rebuilt.
-    static let format = 1
-
     var signature: UInt64
     var kind: FileKind
     var format: ContainerFormat

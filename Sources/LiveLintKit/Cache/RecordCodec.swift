@@ -215,6 +215,25 @@ enum RecordCodec {
         }
     }
 
+    /// A 64-bit hash of `bytes`, eight bytes a step, each step's product folded so high bits reach
+    /// the low ones (a hash table's mask keeps those). Every step maps the running value one to
+    /// one for a given word, so two runs of bytes of one length that differ in any word hash
+    /// differently from that word on: a damaged byte always changes it (the cache's checksums).
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        var i = 0
+        while i + 8 <= bytes.count {
+            h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+            i += 8
+        }
+        while i < bytes.count {
+            h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
+            i += 1
+        }
+        return h ^ (h >> 32)
+    }
+
     // MARK: - Decoding
 
     /// Shared copies of the short strings records repeat (metadata keys, tag names and types,
@@ -282,22 +301,7 @@ enum RecordCodec {
             }
         }
 
-        /// Eight bytes a step, each step's product folded so high bits reach the low ones the
-        /// table's mask keeps.
-        private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-            var h = UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
-            var i = 0
-            while i + 8 <= bytes.count {
-                h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-                h ^= h >> 29
-                i += 8
-            }
-            while i < bytes.count {
-                h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
-                i += 1
-            }
-            return h ^ (h >> 32)
-        }
+        private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { RecordCodec.hash(bytes) }
 
         private static func equal(_ name: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
             var name = name

@@ -64,9 +64,16 @@ public struct IdentifierKey: Sendable {
     /// (``init(code:high:low:text:)`` reads it back without parsing text again).
     public var packed: (code: UInt8, high: UInt64, low: UInt64, text: String?) { (form.rawValue, high, low, text) }
 
-    /// A key as ``packed`` gave it; nil for a code no key has, or text where none belongs.
+    /// A key as ``packed`` gave it; nil for anything ``init(_:)`` never makes: a code no key has,
+    /// text where none belongs, bits beside no identifier or text, text that is a UUID.
     public init?(code: UInt8, high: UInt64, low: UInt64, text: String?) {
         guard let form = Form(rawValue: code), (form == .text) == (text != nil) else { return nil }
+        switch form {
+        case .none, .text:
+            guard high == 0, low == 0, text.map({ Self.parse($0) == nil }) ?? true else { return nil }
+        case .upperUUID, .lowerUUID:
+            break
+        }
         self.init(form: form, high: high, low: low, text: text)
     }
 

@@ -92,7 +92,7 @@ enum LibraryReader {
         var mostWaiting = 0
         var nextIndex = 0
         let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
-        let rulesSignature = Shard.fnv1a(engine.fileRulesSignature)
+        let rulesSignature = CachedFacts.rulesSignature(engine)
         // Only files with findings have an entry: (index, findings), put in order at the end.
         var found: [(index: Int, findings: [Finding])] = []
         let limit = max(1, jobs)
@@ -164,7 +164,7 @@ enum LibraryReader {
                         key = k
                         // Facts serve a scan whose records wait outside memory, as bytes, and a
                         // file no Takeout sidecar may describe (sidecars are read fresh).
-                        if spill, records.isSpilling, !sidecars.mayHaveSidecar(entry) {
+                        if spill, records.isSpilling, let rulesSignature, !sidecars.mayHaveSidecar(entry) {
                             signature = CachedFacts.signature(rules: rulesSignature, displayPath: entry.displayPath)
                         }
                         if let stamp, let hit = cache.lookup(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill,
@@ -179,7 +179,8 @@ enum LibraryReader {
                                 read.fromCache = true
                                 read.encoded = spillRecord(read, record: bytes)
                                 if let signature, let kept = read.file,
-                                   let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature) {
+                                   let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature,
+                                                           recordChecksum: checksum) {
                                     cache.store(ScanCache.FactsUpdate(key: k, checksum: checksum, facts: facts.encoded))
                                 }
                                 deliver(index, read)
@@ -204,8 +205,9 @@ enum LibraryReader {
                         var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                         read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
                         // Its facts (made after `prepare`: a file given a sidecar gets none).
-                        if let signature, let kept = read.file, toStore != nil {
-                            toStore?.facts = CachedFacts(kept, findings: read.findings, tracks: encoded?.tracks, signature: signature)?.encoded
+                        if let signature, let kept = read.file, let checksum = toStore?.checksum {
+                            toStore?.facts = CachedFacts(kept, findings: read.findings, tracks: encoded?.tracks, signature: signature,
+                                                         recordChecksum: checksum)?.encoded
                         }
                         return (index, read, toStore)
                     }

@@ -78,12 +78,13 @@ import Testing
     static func facts(of path: String, in cache: String) throws -> CachedFacts? {
         let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
         defer { db.close() }
-        let select = try db.prepare("SELECT facts FROM files WHERE path = ?")
+        let select = try db.prepare("SELECT facts, checksum FROM files WHERE path = ?")
         select.bind(1, path)
         guard try select.step(), !select.isNull(0) else { return nil }
+        let record = select.int64(1)
         return select.withBlob(0) { bytes in
             let signature = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[8 + $1]) << (8 * UInt64($1)) }
-            return CachedFacts.decode(bytes, signature: signature, names: RecordCodec.Names())
+            return CachedFacts.decode(bytes, signature: signature, record: record, names: RecordCodec.Names())
         }
     }
 
@@ -144,6 +145,27 @@ import Testing
         #expect(lower.report == (try await Self.lint(library + "/broken", cache: .off, spillAbove: 0)).report)
     }
 
+    /// A shard of a spilling cached run is the shard of the uncached one, whether its files come
+    /// from facts or not; and a file whose Takeout sidecar appears after its facts were kept is
+    /// checked with it (its facts are set aside: the sidecar is read fresh).
+    @Test func factsServeShardsAndGiveWayToANewSidecar() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        for shard in [try #require(Shard("2/3")), try #require(Shard("1/3"))] {
+            let plain = try await Self.lint(library, cache: .off, shard: shard, spillAbove: 0)
+            for _ in 0..<2 {
+                #expect(try await Self.lint(library, cache: .directory(cache), shard: shard, spillAbove: 0).report == plain.report)
+            }
+        }
+        _ = try await Self.lint(library, cache: .directory(cache), spillAbove: 0)
+        #expect(try Self.facts(of: library + "/2024/05/IMG_0001.JPG", in: cache) != nil)
+        try Data(#"{"title": "IMG_0001.JPG", "photoTakenTime": {"timesta"#.utf8)
+            .write(to: URL(fileURLWithPath: library + "/2024/05/IMG_0001.JPG.json"))
+        let plain = try await Self.lint(library, cache: .off, spillAbove: 0)
+        #expect(plain.report.contains("unreadable-sidecar"))
+        #expect(try await Self.lint(library, cache: .directory(cache), spillAbove: 0).report == plain.report)
+    }
+
     /// Damaged facts (a flipped byte) are not trusted: the record is decoded, the report is the
     /// same, and the run keeps facts anew. Facts made from a record are kept only while the row
     /// still holds that record (another run may have replaced it meanwhile).
@@ -156,8 +178,14 @@ import Testing
         let kept = try #require(try Self.facts(of: key, in: cache))
         var bytes = kept.encoded
         bytes[bytes.count / 2] ^= 0x40
-        #expect(bytes.withUnsafeBytes { CachedFacts.decode($0, signature: kept.signature, names: RecordCodec.Names()) } == nil)
-        #expect(kept.encoded.withUnsafeBytes { CachedFacts.decode($0, signature: kept.signature &+ 1, names: RecordCodec.Names()) } == nil)
+        func decoded(_ bytes: [UInt8], signature: UInt64 = kept.signature, record: Int64 = kept.recordChecksum) -> CachedFacts? {
+            bytes.withUnsafeBytes { CachedFacts.decode($0, signature: signature, record: record, names: RecordCodec.Names()) }
+        }
+        #expect(decoded(kept.encoded) != nil)
+        #expect(decoded(bytes) == nil)
+        #expect(decoded(kept.encoded, signature: kept.signature &+ 1) == nil)
+        // Facts of another record (the row's record replaced, the facts left) are not used.
+        #expect(decoded(kept.encoded, record: kept.recordChecksum &+ 1) == nil)
         let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
         let update = try db.prepare("UPDATE files SET facts = ? WHERE path = ?")
         update.bind(1, bytes)
@@ -168,13 +196,21 @@ import Testing
         #expect(again.read.isEmpty && again.report == plain.report)
         #expect(try Self.facts(of: key, in: cache)?.encoded == kept.encoded)
 
-        // An update made from a record the row no longer holds is not written.
-        let other = ScanCache(directory: cache, metadataKeys: try LintEngine(rules: builtinRules).metadataKeys, warn: { _ in })
+        // An update made from a record the row no longer holds is not written; one made from the
+        // record it holds is.
+        let keys = try LintEngine(rules: builtinRules).metadataKeys
+        var warnings: [String] = []
         var changed = kept
         changed.findings = []
-        other.store(ScanCache.FactsUpdate(key: key, checksum: 12345, facts: changed.encoded))
+        let other = ScanCache(directory: cache, metadataKeys: keys, warn: { warnings.append($0) })
+        other.store(ScanCache.FactsUpdate(key: key, checksum: kept.recordChecksum &+ 1, facts: changed.encoded))
         other.finish()
         #expect(try Self.facts(of: key, in: cache)?.findings == kept.findings)
+        let same = ScanCache(directory: cache, metadataKeys: keys, warn: { warnings.append($0) })
+        same.store(ScanCache.FactsUpdate(key: key, checksum: kept.recordChecksum, facts: changed.encoded))
+        same.finish()
+        #expect(try Self.facts(of: key, in: cache)?.findings == [])
+        #expect(warnings.isEmpty, "\(warnings)")
     }
 
     /// A run holds the write lock only while it writes its waiting records, never while it reads
@@ -455,16 +491,30 @@ import Testing
         let engine = try LintEngine(rules: builtinRules)
         let names = RecordCodec.Names()
         var made = 0, archives = 0
+        var cut = 0
         for path in Self.files {
             let slim = MediaInspector.inspect(path: path, displayPath: "a/b.x", options: .lint).slimmedForLint(keeping: engine.metadataKeys)
             let findings = engine.fileFindings(slim)
-            guard let facts = CachedFacts(slim, findings: findings, tracks: 3..<9, signature: 42) else {
+            // The file rules find the same without the timeline's tracks (facts serve runs that
+            // draw it and runs that do not).
+            var untracked = slim
+            if untracked.movie?.tracks.isEmpty == false { untracked.movie?.tracks = [] }
+            #expect(engine.fileFindings(untracked) == findings, "\(path)")
+            let record = RecordCodec.encodeNotingTracks(slim)
+            let checksum = record.map { $0.bytes.withUnsafeBytes { ScanCache.checksum($0) } } ?? 0
+            guard let facts = CachedFacts(slim, findings: findings, tracks: record?.tracks, signature: 42, recordChecksum: checksum) else {
                 #expect(slim.members != nil, "\(path)")
                 archives += 1
                 continue
             }
-            let back = try #require(facts.encoded.withUnsafeBytes { CachedFacts.decode($0, signature: 42, names: names) }, "\(path)")
-            #expect(back.findings == findings && back.tracks == 3..<9, "\(path)")
+            let back = try #require(facts.encoded.withUnsafeBytes { CachedFacts.decode($0, signature: 42, record: checksum, names: names) },
+                                    "\(path)")
+            #expect(back.findings == findings && back.tracks == record?.tracks, "\(path)")
+            // The record cut where the facts say its tracks are is the record without them.
+            if let record, let tracks = back.tracks {
+                #expect(RecordCodec.cut(record.bytes, tracks: tracks) == RecordCodec.encode(untracked), "\(path)")
+                cut += 1
+            }
             var folders = RecentFolders(), others = RecentFolders()
             let summary = back.summary(path: "a/b.x", slot: 7, folders: &folders)
             let expected = FileSummary(slim, slot: 7, folders: &others)
@@ -474,10 +524,27 @@ import Testing
                     && summary.slot == 7 && summary.member == expected.member, "\(path)")
             made += 1
         }
-        #expect(made > 20 && archives > 0)
+        #expect(made > 20 && archives > 0 && cut > 0)
         var withSidecar = MediaInspector.inspect(path: Self.files[0], displayPath: "a/b.x", options: .lint)
         withSidecar.sidecar = TakeoutSidecar(path: "a/b.x.json")
-        #expect(CachedFacts(withSidecar, findings: [], tracks: nil, signature: 1) == nil)
+        #expect(CachedFacts(withSidecar, findings: [], tracks: nil, signature: 1, recordChecksum: 0) == nil)
+        // Facts are kept for one build (its file rules may word things otherwise) and one set of
+        // file rules; none without a known build.
+        let build = try #require(CachedFacts.buildIdentity)
+        let severe = try LintEngine(rules: builtinRules, configuration: Configuration(rules: ["extension-mismatch": RuleSetting(severity: .info)]))
+        let signatures = [CachedFacts.rulesSignature(engine), CachedFacts.rulesSignature(engine, build: build + "x"),
+                          CachedFacts.rulesSignature(severe)]
+        #expect(signatures[0] == CachedFacts.rulesSignature(engine, build: build) && Set(signatures).count == 3)
+        #expect(CachedFacts.rulesSignature(engine, build: nil) == nil)
+        // A key is read back only as `IdentifierKey(_:)` makes one.
+        let uuid = IdentifierKey("0F0E0D0C-0B0A-0908-0706-050403020100").packed
+        #expect(IdentifierKey(code: uuid.code, high: uuid.high, low: uuid.low, text: nil)?.string == "0F0E0D0C-0B0A-0908-0706-050403020100")
+        #expect(IdentifierKey(code: IdentifierKey(nil).packed.code, high: 1, low: 0, text: nil) == nil)
+        let text = IdentifierKey("not-a-uuid").packed
+        #expect(IdentifierKey(code: text.code, high: 0, low: 0, text: "not-a-uuid")?.string == "not-a-uuid")
+        #expect(IdentifierKey(code: text.code, high: 0, low: 0, text: "0F0E0D0C-0B0A-0908-0706-050403020100") == nil)
+        #expect(IdentifierKey(code: text.code, high: 0, low: 7, text: "not-a-uuid") == nil)
+        #expect(IdentifierKey(code: 9, high: 0, low: 0, text: nil) == nil)
     }
 
     /// A record's checksum changes with any bit of it flipped (each step of the hash maps the

@@ -1,3 +1,4 @@
+import Foundation
 import LiveLintEngine
 import LiveModel
 
@@ -11,8 +12,10 @@ import LiveModel
 /// in its record (a run that draws no timeline cuts them, ``RecordCodec/cut(_:tracks:)``). The
 /// findings hold for one display path and one set of file rules (their severities and options,
 /// ``LintEngine/fileRulesSignature``): ``signature(rules:displayPath:)`` of both is stored with
-/// them, and facts of another signature are not used (the file is decoded and checked, and the
-/// facts kept anew). A file whose facts would not be all a summary holds (a `.livp` archive's
+/// them, with the running build's identity (``buildIdentity``: a rule's code or wording may change
+/// while livelint's version does not), and facts of another signature are not used (the file is
+/// decoded and checked, and the facts kept anew). They also hold the checksum of the record they
+/// were made from, and are used only beside that record. A file whose facts would not be all a summary holds (a `.livp` archive's
 /// members, a Takeout sidecar, read fresh every time) or whose findings carry a repair gets none.
 ///
 /// Stored as a checksum (``ScanCache/checksum(_:)`` of the rest), the signature (8 bytes each, little-endian),
@@ -20,6 +23,8 @@ import LiveModel
 /// A change to the layout bumps ``ScanCache/tableFormat``.
 struct CachedFacts: Sendable {
     var signature: UInt64
+    /// ``ScanCache/checksum(_:)`` of the record the facts were made from.
+    var recordChecksum: Int64
     var kind: FileKind
     var format: ContainerFormat
     var identifier: IdentifierKey
@@ -32,9 +37,10 @@ struct CachedFacts: Sendable {
 
     /// The facts of `file` (slim, as the scan holds it; its record's tracks at `tracks`) with
     /// what the file rules found on it; nil for a file a summary made from them would not match.
-    init?(_ file: MediaFile, findings: [Finding], tracks: Range<Int>?, signature: UInt64) {
+    init?(_ file: MediaFile, findings: [Finding], tracks: Range<Int>?, signature: UInt64, recordChecksum: Int64) {
         guard file.members == nil, file.sidecar == nil, findings.allSatisfy({ $0.repair == nil }) else { return nil }
         self.signature = signature
+        self.recordChecksum = recordChecksum
         kind = file.kind
         format = file.format
         identifier = IdentifierKey(file.contentIdentifier)
@@ -50,12 +56,32 @@ struct CachedFacts: Sendable {
                     error: error, slot: slot, folders: &folders)
     }
 
-    /// The signature facts are stored under: the file rules' (``LintEngine/fileRulesSignature``,
-    /// hashed once into `rules`) and the display path's, which findings quote.
+    /// The running executable's device, inode, size and modification time: a build of its own,
+    /// whose file rules may say other things than another's (a cache outlives builds, and
+    /// livelint's version does not change with each). Nil when it cannot be stat'ed (no facts
+    /// are used then).
+    static let buildIdentity: String? = {
+        var st = stat()
+        guard stat("/proc/self/exe", &st) == 0 else { return nil }
+        return "\(st.st_dev) \(st.st_ino) \(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+    }()
+
+    /// What ``signature(rules:displayPath:)`` starts from for `engine`: its file rules
+    /// (``LintEngine/fileRulesSignature``) under `build` (this one); nil when it is unknown.
+    static func rulesSignature(_ engine: LintEngine, build: String? = buildIdentity) -> UInt64? {
+        build.map { Shard.fnv1a($0 + "\n" + engine.fileRulesSignature) }
+    }
+
+    /// The signature facts are stored under: `rules` (``rulesSignature(_:)``) and the display
+    /// path, which findings quote (its length first, so no two pairs of them run together).
     static func signature(rules: UInt64, displayPath: String) -> UInt64 {
         var hash = rules
         var path = displayPath
         path.withUTF8 { bytes in
+            for byte in String(bytes.count).utf8 + [0] {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
             for byte in bytes {
                 hash ^= UInt64(byte)
                 hash &*= 0x0000_0100_0000_01B3
@@ -69,6 +95,7 @@ struct CachedFacts: Sendable {
     var encoded: [UInt8] {
         var w = RecordCodec.Writer()
         w.bytes += [UInt8](repeating: 0, count: 16)
+        w.int(recordChecksum)
         w.string(kind.rawValue)
         w.string(format.rawValue)
         let key = identifier.packed
@@ -92,15 +119,17 @@ struct CachedFacts: Sendable {
         return bytes
     }
 
-    /// The facts `bytes` hold when their checksum is right and their signature is `signature`;
-    /// nil otherwise. `names` shares the strings findings repeat (rule ids, documentation).
-    static func decode(_ bytes: UnsafeRawBufferPointer, signature: UInt64, names: RecordCodec.Names) -> CachedFacts? {
+    /// The facts `bytes` hold when their checksum is right, their signature is `signature` and
+    /// they were made from the record of checksum `record`; nil otherwise. `names` shares the
+    /// strings findings repeat (rule ids, documentation).
+    static func decode(_ bytes: UnsafeRawBufferPointer, signature: UInt64, record: Int64, names: RecordCodec.Names) -> CachedFacts? {
         guard bytes.count >= 16, load(bytes, at: 8) == signature,
               load(bytes, at: 0) == UInt64(bitPattern: ScanCache.checksum(UnsafeRawBufferPointer(rebasing: bytes[8...])))
         else { return nil }
         var r = RecordCodec.Reader(bytes: bytes, names: names)
         r.offset = 16
-        guard let kind = r.slice().flatMap(RecordCodec.kinds.value),
+        guard r.int64() == record,
+              let kind = r.slice().flatMap(RecordCodec.kinds.value),
               let format = r.slice().flatMap(RecordCodec.formats.value),
               let code = r.byte(), let high = r.uint(), let low = r.uint(),
               let text = r.optional({ $0.string() }), let hasMotionVideo = r.bool(),
@@ -119,13 +148,14 @@ struct CachedFacts: Sendable {
               r.offset == bytes.count,
               let identifier = IdentifierKey(code: code, high: high, low: low, text: text)
         else { return nil }
-        return CachedFacts(signature: signature, kind: kind, format: format, identifier: identifier, hasMotionVideo: hasMotionVideo,
-                           error: error, tracks: tracks, findings: findings)
+        return CachedFacts(signature: signature, recordChecksum: record, kind: kind, format: format, identifier: identifier,
+                           hasMotionVideo: hasMotionVideo, error: error, tracks: tracks, findings: findings)
     }
 
-    private init(signature: UInt64, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey, hasMotionVideo: Bool,
-                 error: String?, tracks: Range<Int>?, findings: [Finding]) {
+    private init(signature: UInt64, recordChecksum: Int64, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey,
+                 hasMotionVideo: Bool, error: String?, tracks: Range<Int>?, findings: [Finding]) {
         self.signature = signature
+        self.recordChecksum = recordChecksum
         self.kind = kind
         self.format = format
         self.identifier = identifier

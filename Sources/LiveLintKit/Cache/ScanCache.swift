@@ -49,8 +49,18 @@ final class ScanCache {
         var key: String
         var stamp: FileStamp
         var bytes: [UInt8]
+        /// ``ScanCache/checksum(_:)`` of `bytes`, worked out where the record is made.
+        let checksum: Int64
         /// What the scan made of the file besides (``CachedFacts``, encoded), when it keeps any.
-        var facts: [UInt8]? = nil
+        var facts: [UInt8]?
+
+        init(key: String, stamp: FileStamp, bytes: [UInt8], facts: [UInt8]? = nil) {
+            self.key = key
+            self.stamp = stamp
+            self.bytes = bytes
+            checksum = bytes.withUnsafeBytes { ScanCache.checksum($0) }
+            self.facts = facts
+        }
     }
 
     /// Facts made for a record already in the cache (a hit whose facts were missing or of another
@@ -172,7 +182,7 @@ final class ScanCache {
             if stored != Self.identity {
                 if !stored.isEmpty {
                     note("the cache \(path) was written by livelint \(stored["livelint"] ?? "?") "
-                         + "(record format \(stored["format"] ?? "?")): rebuilding it")
+                         + "(record format \(stored["format"] ?? "?"), table format \(stored["table"] ?? "1")): rebuilding it")
                 }
                 // Another version's table may have other columns: made anew, not emptied.
                 try db.execute("DROP TABLE IF EXISTS files")
@@ -335,7 +345,7 @@ final class ScanCache {
         else { return nil }
         let checksum = cursor.int64(7)
         let facts = signature.flatMap { signature in
-            cursor.isNull(9) ? nil : cursor.withBlob(9) { CachedFacts.decode($0, signature: signature, names: names) }
+            cursor.isNull(9) ? nil : cursor.withBlob(9) { CachedFacts.decode($0, signature: signature, record: checksum, names: names) }
         }
         return cursor.withBlob(8) { bytes -> Hit? in
             guard Self.checksum(bytes) == checksum else { return nil }
@@ -398,7 +408,7 @@ final class ScanCache {
                 insert.bind(5, record.stamp.modified)
                 insert.bind(6, record.stamp.changed)
                 insert.bind(7, keySignature)
-                insert.bind(8, record.bytes.withUnsafeBytes { Self.checksum($0) })
+                insert.bind(8, record.checksum)
                 insert.bind(9, record.bytes)
                 if let facts = record.facts { insert.bind(10, facts) }
                 try insert.step()

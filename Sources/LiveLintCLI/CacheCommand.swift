@@ -58,7 +58,7 @@ struct CacheCommand: AsyncParsableCommand {
                 var lines = ["cache: \(s.path)", "records: \(s.records)",
                              "size: \(ByteCountFormatter.string(fromByteCount: s.bytes, countStyle: .binary)) (\(s.bytes) bytes)"]
                 if let version = s.writtenBy["livelint"] {
-                    lines.append("written by: livelint \(version), record format \(s.writtenBy["format"] ?? "?")")
+                    lines.append("written by: livelint \(version), record format \(s.writtenBy["format"] ?? "?"), table format \(s.writtenBy["table"] ?? "1")")
                 }
                 lines.append("SQLite: \(LintCache.sqliteVersion)")
                 if let problem = s.problem { lines.append("problem: \(problem) (the next lint rebuilds it)") }

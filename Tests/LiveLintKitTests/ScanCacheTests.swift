@@ -339,6 +339,30 @@ import Testing
         let again = try await Self.lint(library, cache: .directory(cache))
         #expect(again.read.isEmpty && again.warnings.isEmpty)
         #expect(LintCache.stats(directory: cache).writtenBy == ScanCache.identity)
+
+        // A livelint from before the table's format rebuilt it its own way (no facts column) and
+        // left this build's identity in place: the table's columns tell, and it is rebuilt.
+        let older = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        try older.execute("""
+            DROP TABLE files;
+            CREATE TABLE files(path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+                mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, keys INTEGER NOT NULL, checksum INTEGER NOT NULL,
+                record BLOB NOT NULL) WITHOUT ROWID;
+            """)
+        older.close()
+        #expect(LintCache.stats(directory: cache).writtenBy == ScanCache.identity)
+        let afterOlder = try await Self.lint(library, cache: .directory(cache))
+        #expect(afterOlder.warnings.count == 1 && afterOlder.warnings[0].contains("a table another livelint made"),
+                "\(afterOlder.warnings)")
+        #expect(afterOlder.report == first.report)
+        let settled = try await Self.lint(library, cache: .directory(cache))
+        #expect(settled.read.isEmpty && settled.warnings.isEmpty, "\(settled.warnings)")
+        // Rebuilt, the cache keeps no key of the older identity.
+        let db2 = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        try db2.execute("INSERT INTO meta(key, value) VALUES ('stale', 'x'); UPDATE meta SET value = '0.0.2' WHERE key = 'livelint'")
+        db2.close()
+        _ = try await Self.lint(library, cache: .directory(cache))
+        #expect(LintCache.stats(directory: cache).writtenBy == ScanCache.identity)
     }
 
     /// Damaged records (a flipped byte in a stored record) are not trusted: read again, same report.

@@ -179,13 +179,20 @@ final class ScanCache {
             try db.execute("BEGIN IMMEDIATE")
             try db.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             let stored = try Self.readMeta(db)
-            if stored != Self.identity {
-                if !stored.isEmpty {
+            // The table's columns, checked too: a livelint that knew no "table" key rebuilds the
+            // table its own way and leaves the key another wrote (issue 13: seen with an older build
+            // and this one taking turns on one cache).
+            let columns = try Self.columns(of: "files", in: db)
+            if stored != Self.identity || (!columns.isEmpty && columns != Self.columns) {
+                if stored == Self.identity {
+                    note("the cache \(path) holds a table another livelint made (its columns: \(columns.joined(separator: ", "))): rebuilding it")
+                } else if !stored.isEmpty {
                     note("the cache \(path) was written by livelint \(stored["livelint"] ?? "?") "
                          + "(record format \(stored["format"] ?? "?"), table format \(stored["table"] ?? "1")): rebuilding it")
                 }
                 // Another version's table may have other columns: made anew, not emptied.
                 try db.execute("DROP TABLE IF EXISTS files")
+                try db.execute("DELETE FROM meta")
                 let set = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
                 for (key, value) in Self.identity.sorted(by: { $0.key < $1.key }) {
                     set.bind(1, key)
@@ -231,6 +238,20 @@ final class ScanCache {
         } catch {
             disable("cannot use the cache \(path) (\(Self.reason(error))): running without it")
         }
+    }
+
+    /// The columns of the table this build makes, in order.
+    static let columns = ["path", "device", "inode", "size", "mtime", "ctime", "keys", "checksum", "record", "facts"]
+
+    /// The columns of `table` in `db`, in order; empty when there is no such table.
+    static func columns(of table: String, in db: SQLiteDatabase) throws(SQLiteError) -> [String] {
+        let statement = try db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid")
+        statement.bind(1, table)
+        var out: [String] = []
+        while try statement.step() {
+            if let name = statement.text(0) { out.append(name) }
+        }
+        return out
     }
 
     static func readMeta(_ db: SQLiteDatabase) throws(SQLiteError) -> [String: String] {

@@ -55,7 +55,7 @@ struct CacheCommand: AsyncParsableCommand {
                     Terminal.out("cache: \(s.path) (none yet)\n")
                     return LiveLintExit.clean
                 }
-                var lines = ["cache: \(s.path)", "records: \(s.records)",
+                var lines = ["cache: \(s.path)", "records: \(s.records)", "with summaries and file findings: \(s.withFacts)",
                              "size: \(ByteCountFormatter.string(fromByteCount: s.bytes, countStyle: .binary)) (\(s.bytes) bytes)"]
                 if let version = s.writtenBy["livelint"] {
                     lines.append("written by: livelint \(version), record format \(s.writtenBy["format"] ?? "?"), table format \(s.writtenBy["table"] ?? "1")")

@@ -109,6 +109,10 @@ import Testing
         let plain = try await Self.lint(library, cache: .off, spillAbove: 0)
         let first = try await Self.lint(library, cache: .directory(cache), spillAbove: 0)
         #expect(first.report == plain.report)
+        // Every record but those of the `.livp` archives keeps facts.
+        let stats = LintCache.stats(directory: cache)
+        #expect(stats.withFacts > 0 && stats.withFacts == stats.records - first.read.filter { $0.hasSuffix(".livp") }.count,
+                "\(stats.withFacts) of \(stats.records)")
         let key = library + "/broken/identifier-not-uuid/IMG_0109.JPG"
         var facts = try #require(try Self.facts(of: key, in: cache))
         #expect(facts.identifier.string == "not-a-uuid" && facts.kind == .still && facts.format == .jpeg)

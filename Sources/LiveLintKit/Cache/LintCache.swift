@@ -11,6 +11,9 @@ public enum LintCache {
         public var bytes: Int64
         /// File records held.
         public var records: Int
+        /// Records that keep their file's summary and file findings beside them (a scan past
+        /// 10,000 files uses those instead of decoding the record, under the rules that made them).
+        public var withFacts: Int = 0
         /// The livelint version and record format that wrote it (empty when unknown).
         public var writtenBy: [String: String]
         /// Set when the database cannot be read (damaged, not a database): the next `lint` rebuilds it.
@@ -36,6 +39,9 @@ public enum LintCache {
             defer { db.close() }
             stats.writtenBy = try ScanCache.readMeta(db)
             stats.records = Int(try db.text("SELECT count(*) FROM files") ?? "0") ?? 0
+            if try ScanCache.columns(of: "files", in: db).contains("facts") {
+                stats.withFacts = Int(try db.text("SELECT count(facts) FROM files") ?? "0") ?? 0
+            }
         } catch {
             stats.problem = ScanCache.reason(error)
         }

@@ -71,8 +71,12 @@ public struct IdentifierKey: Sendable {
         switch form {
         case .none, .text:
             guard high == 0, low == 0, text.map({ Self.parse($0) == nil }) ?? true else { return nil }
-        case .upperUUID, .lowerUUID:
+        case .upperUUID:
             break
+        case .lowerUUID:
+            // A UUID of digits alone is held as upper case: a lower-case one has a letter.
+            let hasLetter = (0..<16).contains { i in (high >> (4 * UInt64(i))) & 0xF >= 0xA || (low >> (4 * UInt64(i))) & 0xF >= 0xA }
+            guard hasLetter else { return nil }
         }
         self.init(form: form, high: high, low: low, text: text)
     }

@@ -92,7 +92,8 @@ enum LibraryReader {
         var mostWaiting = 0
         var nextIndex = 0
         let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
-        let rulesSignature = CachedFacts.rulesSignature(engine)
+        // Facts serve only a spilling scan with a cache (the build's ID is read only then).
+        let rulesSignature = spill && cache?.isUsable == true ? CachedFacts.rulesSignature(engine) : nil
         // Only files with findings have an entry: (index, findings), put in order at the end.
         var found: [(index: Int, findings: [Finding])] = []
         let limit = max(1, jobs)

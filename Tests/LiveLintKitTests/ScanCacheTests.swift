@@ -130,6 +130,16 @@ import Testing
         #expect(second.read.isEmpty && second.fromCache.count == first.read.count)
         #expect(second.report != plain.report)
         #expect(second.report.replacingOccurrences(of: "kept with the record", with: message) == plain.report)
+        // Facts signed by another build (same rules, same path) are not used.
+        var otherBuild = facts
+        otherBuild.signature = CachedFacts.signature(
+            rules: try #require(CachedFacts.rulesSignature(try LintEngine(rules: builtinRules), build: "another build")),
+            displayPath: "broken/identifier-not-uuid/IMG_0109.JPG")
+        try Self.setFacts(otherBuild, of: key, in: cache)
+        #expect(try await Self.lint(library, cache: .directory(cache), spillAbove: 0).report == plain.report)
+        #expect(try Self.facts(of: key, in: cache)?.signature == facts.signature)
+        try Self.setFacts(facts, of: key, in: cache)
+        #expect(try await Self.lint(library, cache: .directory(cache), spillAbove: 0).report == second.report)
         // Held in memory (no spilling), records are decoded: the facts are not used.
         #expect(try await Self.lint(library, cache: .directory(cache)).report == plain.report)
 
@@ -354,7 +364,9 @@ import Testing
                 record BLOB NOT NULL) WITHOUT ROWID;
             """)
         older.close()
-        #expect(LintCache.stats(directory: cache).writtenBy == ScanCache.identity)
+        let olderStats = LintCache.stats(directory: cache)
+        #expect(olderStats.writtenBy == ScanCache.identity && olderStats.problem == nil && olderStats.withFacts == 0
+                && olderStats.records == 0, "\(olderStats)")
         let afterOlder = try await Self.lint(library, cache: .directory(cache))
         #expect(afterOlder.warnings.count == 1 && afterOlder.warnings[0].contains("a table another livelint made"),
                 "\(afterOlder.warnings)")
@@ -573,6 +585,43 @@ import Testing
         #expect(IdentifierKey(code: text.code, high: 0, low: 0, text: "0F0E0D0C-0B0A-0908-0706-050403020100") == nil)
         #expect(IdentifierKey(code: text.code, high: 0, low: 7, text: "not-a-uuid") == nil)
         #expect(IdentifierKey(code: 9, high: 0, low: 0, text: nil) == nil)
+        // A lower-case UUID has a letter: one of digits alone is held as upper case.
+        let lower = IdentifierKey("0f0e0d0c-0b0a-0908-0706-050403020100").packed
+        #expect(IdentifierKey(code: lower.code, high: lower.high, low: lower.low, text: nil)?.string == "0f0e0d0c-0b0a-0908-0706-050403020100")
+        let digits = IdentifierKey("01234567-8901-2345-6789-012345678901").packed
+        #expect(digits.code == uuid.code)
+        #expect(IdentifierKey(code: lower.code, high: digits.high, low: digits.low, text: nil) == nil)
+    }
+
+    /// The build ID facts are kept under is the executable's (what `readelf -n` shows, when
+    /// binutils is here), read from its ELF notes; notes without one, or cut short, give none.
+    @Test func theBuildIsKnownByItsID() throws {
+        let id = try #require(CachedFacts.buildIdentity)
+        #expect(id.count >= 16 && id.allSatisfy(\.isHexDigit), "\(id)")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf") {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+            process.arguments = ["-n", "/proc/\(getpid())/exe"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(text.contains("Build ID: \(id)"), "\(text)")
+        }
+        func note(_ name: String, type: UInt32, _ descriptor: [UInt8]) -> [UInt8] {
+            func le(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
+            func padded(_ b: [UInt8]) -> [UInt8] { b + [UInt8](repeating: 0, count: (4 - b.count % 4) % 4) }
+            let nameBytes = Array(name.utf8) + [0]
+            return le(UInt32(nameBytes.count)) + le(UInt32(descriptor.count)) + le(type) + padded(nameBytes) + padded(descriptor)
+        }
+        let version = note("GNU", type: 1, [0, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0])
+        let other = note("Go", type: 3, [9, 9, 9, 9])
+        let build = note("GNU", type: 3, [0xDE, 0xAD, 0xBE, 0xEF, 1])
+        #expect((version + other + build).withUnsafeBytes { CachedFacts.buildID(inNotes: $0) } == [0xDE, 0xAD, 0xBE, 0xEF, 1])
+        #expect((version + other).withUnsafeBytes { CachedFacts.buildID(inNotes: $0) } == nil)
+        #expect(Array((version + build).dropLast(4)).withUnsafeBytes { CachedFacts.buildID(inNotes: $0) } == nil)
+        #expect(CachedFacts.buildID(elfHeader: Array(repeating: 0, count: 64), read: { _, _ in nil }) == nil)
     }
 
     /// A record's checksum changes with any bit of it flipped (each step of the hash maps the

@@ -56,15 +56,64 @@ struct CachedFacts: Sendable {
                     error: error, slot: slot, folders: &folders)
     }
 
-    /// The running executable's device, inode, size and modification time: a build of its own,
-    /// whose file rules may say other things than another's (a cache outlives builds, and
-    /// livelint's version does not change with each). Nil when it cannot be stat'ed (no facts
-    /// are used then).
+    /// The running executable's build ID (the linker's `NT_GNU_BUILD_ID` note, a hash of what it
+    /// linked), in hex: a build of its own, whose file rules may say other things than another's
+    /// (a cache outlives builds, and livelint's version does not change with each). Read from the
+    /// first few KiB of `/proc/self/exe` (its ELF program headers, then its notes). Nil for an
+    /// executable without one, or that cannot be read (then no facts are kept or used). The
+    /// executable's device, inode, size and time were not enough: a reproducible build fixes the
+    /// time, and a reworded message can leave the size as it was.
     static let buildIdentity: String? = {
-        var st = stat()
-        guard stat("/proc/self/exe", &st) == 0 else { return nil }
-        return "\(st.st_dev) \(st.st_ino) \(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+        let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        func read(_ offset: UInt64, _ count: Int) -> [UInt8]? {
+            guard count > 0, count <= 1 << 16, offset <= UInt64(Int64.max) else { return nil }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return n == count ? bytes : nil
+        }
+        return read(0, 64).flatMap { header in buildID(elfHeader: header, read: read) }
+            .map { $0.map { String(format: "%02x", $0) }.joined() }
     }()
+
+    /// The build ID of the 64-bit little-endian ELF file whose first 64 bytes are `header`, its
+    /// other bytes read through `read(offset, count)`; nil when it is no such file or has none.
+    static func buildID(elfHeader header: [UInt8], read: (UInt64, Int) -> [UInt8]?) -> [UInt8]? {
+        guard header.count >= 64, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else { return nil }
+        func u16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 }
+        func u32(_ b: [UInt8], _ at: Int) -> UInt32 { (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) } }
+        func u64(_ b: [UInt8], _ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
+        let tableOffset = u64(header, 32), entrySize = u16(header, 54), entries = u16(header, 56)
+        guard entrySize >= 56, let table = read(tableOffset, entrySize * entries) else { return nil }
+        for i in 0..<entries {
+            let entry = i * entrySize
+            guard u32(table, entry) == 4,  // PT_NOTE
+                  let notes = read(u64(table, entry + 8), Int(clamping: u64(table, entry + 32))) else { continue }
+            if let id = notes.withUnsafeBytes({ buildID(inNotes: $0) }) { return id }
+        }
+        return nil
+    }
+
+    /// The descriptor of the first `GNU` note of type 3 (`NT_GNU_BUILD_ID`) among ELF `notes`,
+    /// each a name size, a descriptor size and a type (4 bytes each), then the name and the
+    /// descriptor, each padded to 4 bytes; nil when there is none or the notes run past their end.
+    static func buildID(inNotes notes: UnsafeRawBufferPointer) -> [UInt8]? {
+        var offset = 0
+        while notes.count - offset >= 12 {
+            let nameSize = Int(notes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let descriptorSize = Int(notes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+            let type = notes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
+            let name = offset + 12, descriptor = name + (nameSize + 3) & ~3
+            let next = descriptor + (descriptorSize + 3) & ~3
+            guard nameSize <= notes.count, descriptorSize <= notes.count, next <= notes.count else { return nil }
+            if type == 3, nameSize == 4, Array(notes[name..<(name + 4)]) == Array("GNU\0".utf8), descriptorSize > 0 {
+                return Array(notes[descriptor..<(descriptor + descriptorSize)])
+            }
+            offset = next
+        }
+        return nil
+    }
 
     /// What ``signature(rules:displayPath:)`` starts from for `engine`: its file rules
     /// (``LintEngine/fileRulesSignature``) under `build` (this one); nil when it is unknown.

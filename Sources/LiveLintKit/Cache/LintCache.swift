@@ -37,10 +37,16 @@ public enum LintCache {
         do {
             let db = try SQLiteDatabase(path: path, create: false)
             defer { db.close() }
+            // One read transaction: the counts and the columns come from one snapshot, even while
+            // another run rebuilds the table.
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
             stats.writtenBy = try ScanCache.readMeta(db)
-            stats.records = Int(try db.text("SELECT count(*) FROM files") ?? "0") ?? 0
-            if try ScanCache.columns(of: "files", in: db).contains("facts") {
-                stats.withFacts = Int(try db.text("SELECT count(facts) FROM files") ?? "0") ?? 0
+            let hasFacts = try ScanCache.columns(of: "files", in: db).contains { $0.hasPrefix("facts ") }
+            let counts = try db.prepare("SELECT count(*), \(hasFacts ? "count(facts)" : "0") FROM files")
+            if try counts.step() {
+                stats.records = Int(counts.int64(0))
+                stats.withFacts = Int(counts.int64(1))
             }
         } catch {
             stats.problem = ScanCache.reason(error)

@@ -158,8 +158,9 @@ final class ScanCache {
     }
 
     /// The table's layout: 2 since each record's facts are kept beside it (``CachedFacts``) and
-    /// checksums are ``checksum(_:)``'s; 1 (no such key) before.
-    static let tableFormat = 2
+    /// checksums are ``checksum(_:)``'s, 3 since the facts carry their record's checksum; 1 (no
+    /// such key) before.
+    static let tableFormat = 3
 
     /// The database's identity: which livelint, record format and table layout wrote it.
     static var identity: [String: String] {
@@ -185,7 +186,8 @@ final class ScanCache {
             let columns = try Self.columns(of: "files", in: db)
             if stored != Self.identity || (!columns.isEmpty && columns != Self.columns) {
                 if stored == Self.identity {
-                    note("the cache \(path) holds a table another livelint made (its columns: \(columns.joined(separator: ", "))): rebuilding it")
+                    let names = columns.map { $0.split(separator: " ").first.map(String.init) ?? $0 }
+                    note("the cache \(path) holds a table another livelint made (its columns: \(names.joined(separator: ", "))): rebuilding it")
                 } else if !stored.isEmpty {
                     note("the cache \(path) was written by livelint \(stored["livelint"] ?? "?") "
                          + "(record format \(stored["format"] ?? "?"), table format \(stored["table"] ?? "1")): rebuilding it")
@@ -201,12 +203,7 @@ final class ScanCache {
                     set.reset()
                 }
             }
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS files(
-                    path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
-                    mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, keys INTEGER NOT NULL, checksum INTEGER NOT NULL,
-                    record BLOB NOT NULL, facts BLOB) WITHOUT ROWID
-                """)
+            try db.execute(Self.createTable)
             try db.execute("COMMIT")
             let reader = try SQLiteDatabase(path: path, create: false)
             readDatabase = reader
@@ -240,16 +237,30 @@ final class ScanCache {
         }
     }
 
-    /// The columns of the table this build makes, in order.
-    static let columns = ["path", "device", "inode", "size", "mtime", "ctime", "keys", "checksum", "record", "facts"]
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS files(
+            path TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+            mtime INTEGER NOT NULL, ctime INTEGER NOT NULL, keys INTEGER NOT NULL, checksum INTEGER NOT NULL,
+            record BLOB NOT NULL, facts BLOB) WITHOUT ROWID
+        """
 
-    /// The columns of `table` in `db`, in order; empty when there is no such table.
+    /// The columns of the table this build makes (``columns(of:in:)`` of ``createTable`` made in
+    /// memory); empty if that fails, which only costs a rebuild.
+    static let columns: [String] = {
+        guard let db = try? SQLiteDatabase(path: ":memory:") else { return [] }
+        defer { db.close() }
+        guard (try? db.execute(createTable)) != nil else { return [] }
+        return (try? columns(of: "files", in: db)) ?? []
+    }()
+
+    /// The columns of `table` in `db`, in order, each as its name, declared type, whether it may
+    /// not be null and its place in the primary key; empty when there is no such table.
     static func columns(of table: String, in db: SQLiteDatabase) throws(SQLiteError) -> [String] {
-        let statement = try db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid")
+        let statement = try db.prepare("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid")
         statement.bind(1, table)
         var out: [String] = []
         while try statement.step() {
-            if let name = statement.text(0) { out.append(name) }
+            out.append("\(statement.text(0) ?? "") \(statement.text(1) ?? "") \(statement.int64(2)) \(statement.int64(3))")
         }
         return out
     }

@@ -562,6 +562,11 @@ import Testing
                     && summary.contentIdentifier == expected.contentIdentifier && summary.hasMotionVideo == expected.hasMotionVideo
                     && summary.error == expected.error && summary.sidecarPath == nil && summary.members == nil
                     && summary.slot == 7 && summary.member == expected.member, "\(path)")
+            // Every stored field, a field added to the summary included (`dump` walks them all).
+            var fromFacts = "", fromFile = ""
+            dump(summary, to: &fromFacts)
+            dump(expected, to: &fromFile)
+            #expect(fromFacts == fromFile, "\(path)")
             made += 1
         }
         #expect(made > 20 && archives > 0 && cut > 0)

@@ -107,24 +107,17 @@ public struct FileSummary: PairHalf {
     /// (``RecentFolders``): a scan makes its summaries in walk order, where one folder's files
     /// follow one another.
     public init(_ file: MediaFile, slot: Int, member: Int = -1, folders: inout RecentFolders) {
-        (folder, name) = folders.split(file.path)
-        let key = IdentifierKey(file.contentIdentifier)
-        identifierForm = key.form
-        identifierHigh = key.high
-        identifierLow = key.low
-        kind = file.kind
-        format = file.format
-        hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
-        storedSlot = Int32(slot)
         let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0, folders: &folders) } }
-        rare = Self.box(Rare(identifier: key.text, error: file.error?.description, sidecar: file.sidecar?.path,
-                             members: members, member: Int32(clamping: member)))
+        self.init(path: file.path, kind: file.kind, format: file.format, identifier: IdentifierKey(file.contentIdentifier),
+                  hasMotionVideo: file.still?.motionPhoto?.hasVideo == true, error: file.error?.description,
+                  sidecar: file.sidecar?.path, members: members, member: member, slot: slot, folders: &folders)
     }
 
-    /// The summary of a file known only by what a cache kept of it (no members, no sidecar):
-    /// what ``init(_:slot:member:folders:)`` makes of the same file.
+    /// The summary of a file from its parts: what ``init(_:slot:member:folders:)`` makes of a
+    /// file read, and a cache makes of what it kept of one (no members, no sidecar).
     public init(path: String, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey, hasMotionVideo: Bool,
-                error: String?, slot: Int, folders: inout RecentFolders) {
+                error: String?, sidecar: String? = nil, members: [FileSummary]? = nil, member: Int = -1, slot: Int,
+                folders: inout RecentFolders) {
         (folder, name) = folders.split(path)
         identifierForm = identifier.form
         identifierHigh = identifier.high
@@ -133,7 +126,8 @@ public struct FileSummary: PairHalf {
         self.format = format
         self.hasMotionVideo = hasMotionVideo
         storedSlot = Int32(slot)
-        rare = Self.box(Rare(identifier: identifier.text, error: error, sidecar: nil, members: nil, member: -1))
+        rare = Self.box(Rare(identifier: identifier.text, error: error, sidecar: sidecar, members: members,
+                             member: Int32(clamping: member)))
     }
 
     /// `fields` boxed, or nil when all of them are empty.

@@ -23,9 +23,7 @@ struct SidecarIndex: Sendable {
 
     /// The sidecar of the file at `entry`, read, or nil when none in its folder matches it.
     func sidecar(for entry: LibraryWalker.Entry) -> TakeoutSidecar? {
-        guard !folders.isEmpty else { return nil }
-        let (folder, name) = Self.split(entry.displayPath)
-        guard let names = folders[folder], let match = TakeoutSidecars.match(media: name, in: names) else { return nil }
+        guard let (folder, match) = matching(entry) else { return nil }
         let openFolder = Self.split(entry.path).folder
         return TakeoutSidecars.read(path: openFolder.isEmpty ? match : openFolder + "/" + match,
                                     displayPath: folder.isEmpty ? match : folder + "/" + match)
@@ -33,11 +31,15 @@ struct SidecarIndex: Sendable {
 
     /// True when a `.json` in the file's folder matches it by name (nothing is read): a file with
     /// no such match never has a sidecar.
-    func mayHaveSidecar(_ entry: LibraryWalker.Entry) -> Bool {
-        guard !folders.isEmpty else { return false }
+    func mayHaveSidecar(_ entry: LibraryWalker.Entry) -> Bool { matching(entry) != nil }
+
+    /// The display folder of the file at `entry` and the name of the `.json` in it that matches
+    /// the file, if one does.
+    private func matching(_ entry: LibraryWalker.Entry) -> (folder: String, name: String)? {
+        guard !folders.isEmpty else { return nil }
         let (folder, name) = Self.split(entry.displayPath)
-        guard let names = folders[folder] else { return false }
-        return TakeoutSidecars.match(media: name, in: names) != nil
+        guard let names = folders[folder], let match = TakeoutSidecars.match(media: name, in: names) else { return nil }
+        return (folder, match)
     }
 
     /// (`2024/05`, `IMG_1.JPG`) from `2024/05/IMG_1.JPG`; ("", name) without a slash.

@@ -35,21 +35,6 @@ struct CachedFacts: Sendable {
     var tracks: Range<Int>?
     var findings: [Finding]
 
-    /// The facts of `file` (slim, as the scan holds it; its record's tracks at `tracks`) with
-    /// what the file rules found on it; nil for a file a summary made from them would not match.
-    init?(_ file: MediaFile, findings: [Finding], tracks: Range<Int>?, signature: UInt64, recordChecksum: Int64) {
-        guard file.members == nil, file.sidecar == nil, findings.allSatisfy({ $0.repair == nil }) else { return nil }
-        self.signature = signature
-        self.recordChecksum = recordChecksum
-        kind = file.kind
-        format = file.format
-        identifier = IdentifierKey(file.contentIdentifier)
-        hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
-        error = file.error?.description
-        self.tracks = tracks
-        self.findings = findings
-    }
-
     /// The summary ``FileSummary/init(_:slot:member:folders:)`` makes of the file at `path`.
     func summary(path: String, slot: Int, folders: inout RecentFolders) -> FileSummary {
         FileSummary(path: path, kind: kind, format: format, identifier: identifier, hasMotionVideo: hasMotionVideo,
@@ -81,9 +66,9 @@ struct CachedFacts: Sendable {
     /// other bytes read through `read(offset, count)`; nil when it is no such file or has none.
     static func buildID(elfHeader header: [UInt8], read: (UInt64, Int) -> [UInt8]?) -> [UInt8]? {
         guard header.count >= 64, header[0..<4] == [0x7F, 0x45, 0x4C, 0x46], header[4] == 2, header[5] == 1 else { return nil }
-        func u16(_ b: [UInt8], _ at: Int) -> Int { Int(b[at]) | Int(b[at + 1]) << 8 }
-        func u32(_ b: [UInt8], _ at: Int) -> UInt32 { (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) } }
-        func u64(_ b: [UInt8], _ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
+        func u16(_ b: [UInt8], _ at: Int) -> Int { Int(UInt16(littleEndian: b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt16.self) })) }
+        func u32(_ b: [UInt8], _ at: Int) -> UInt32 { UInt32(littleEndian: b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }) }
+        func u64(_ b: [UInt8], _ at: Int) -> UInt64 { UInt64(littleEndian: b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) }) }
         let tableOffset = u64(header, 32), entrySize = u16(header, 54), entries = u16(header, 56)
         guard entrySize >= 56, let table = read(tableOffset, entrySize * entries) else { return nil }
         for i in 0..<entries {
@@ -101,9 +86,8 @@ struct CachedFacts: Sendable {
     static func buildID(inNotes notes: UnsafeRawBufferPointer) -> [UInt8]? {
         var offset = 0
         while notes.count - offset >= 12 {
-            let nameSize = Int(notes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-            let descriptorSize = Int(notes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-            let type = notes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
+            func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: notes.loadUnaligned(fromByteOffset: offset + at, as: UInt32.self)) }
+            let nameSize = Int(u32(0)), descriptorSize = Int(u32(4)), type = u32(8)
             let name = offset + 12, descriptor = name + (nameSize + 3) & ~3
             let next = descriptor + (descriptorSize + 3) & ~3
             guard nameSize <= notes.count, descriptorSize <= notes.count, next <= notes.count else { return nil }
@@ -122,21 +106,10 @@ struct CachedFacts: Sendable {
     }
 
     /// The signature facts are stored under: `rules` (``rulesSignature(_:)``) and the display
-    /// path, which findings quote (its length first, so no two pairs of them run together).
+    /// path, which findings quote (``RecordCodec/hash(_:)`` of its bytes, which counts their length).
     static func signature(rules: UInt64, displayPath: String) -> UInt64 {
-        var hash = rules
         var path = displayPath
-        path.withUTF8 { bytes in
-            for byte in String(bytes.count).utf8 + [0] {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-        }
-        return hash
+        return path.withUTF8 { (rules &* 0x9E37_79B9_7F4A_7C15) ^ RecordCodec.hash(UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: - Encoding
@@ -201,26 +174,28 @@ struct CachedFacts: Sendable {
                            hasMotionVideo: hasMotionVideo, error: error, tracks: tracks, findings: findings)
     }
 
-    private init(signature: UInt64, recordChecksum: Int64, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey,
-                 hasMotionVideo: Bool, error: String?, tracks: Range<Int>?, findings: [Finding]) {
-        self.signature = signature
-        self.recordChecksum = recordChecksum
-        self.kind = kind
-        self.format = format
-        self.identifier = identifier
-        self.hasMotionVideo = hasMotionVideo
-        self.error = error
-        self.tracks = tracks
-        self.findings = findings
-    }
-
     private static func put(_ value: UInt64, at offset: Int, in bytes: inout [UInt8]) {
-        for i in 0..<8 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(i))) }
+        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<(offset + 8), with: $0) }
     }
 
     private static func load(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-        return value
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+}
+
+extension CachedFacts {
+    /// The facts of `file` (slim, as the scan holds it; its record's tracks at `tracks`) with
+    /// what the file rules found on it; nil for a file a summary made from them would not match.
+    init?(_ file: MediaFile, findings: [Finding], tracks: Range<Int>?, signature: UInt64, recordChecksum: Int64) {
+        guard file.members == nil, file.sidecar == nil, findings.allSatisfy({ $0.repair == nil }) else { return nil }
+        self.signature = signature
+        self.recordChecksum = recordChecksum
+        kind = file.kind
+        format = file.format
+        identifier = IdentifierKey(file.contentIdentifier)
+        hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
+        error = file.error?.description
+        self.tracks = tracks
+        self.findings = findings
     }
 }

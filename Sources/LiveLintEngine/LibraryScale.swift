@@ -141,21 +141,21 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// The string a file is sharded by: `id:<IDENTIFIER>` or `name:<folder>\0<stem>`.
     public static func key(for file: MediaFile) -> String {
-        let id = file.kind == .livp
-            ? (file.members ?? []).sorted { $0.path < $1.path }.lazy.compactMap(\.contentIdentifier).first
-            : file.contentIdentifier
-        return key(identifier: id, path: file.path)
+        key(kind: file.kind, identifier: file.contentIdentifier, members: file.members, path: file.path)
     }
 
-    /// ``key(for:)`` of a file that is no archive, from its identifier and path.
-    static func key(identifier: String?, path: String) -> String {
-        if let identifier, !identifier.isEmpty { return "id:" + identifier.uppercased() }
+    /// ``key(for:)`` from the file's parts: an archive by its members' first identifier (in
+    /// path order), any other file by its own, else by its name.
+    static func key(kind: FileKind, identifier: String?, members: [MediaFile]?, path: String) -> String {
+        let id = kind == .livp ? (members ?? []).sorted { $0.path < $1.path }.lazy.compactMap(\.contentIdentifier).first : identifier
+        if let id, !id.isEmpty { return "id:" + id.uppercased() }
         return nameKey(path)
     }
 
-    /// ``contains(_:)`` of a file that is no archive (`.livp`), from its identifier and path.
-    public func contains(identifier: String?, path: String) -> Bool {
-        Self.number(of: Self.key(identifier: identifier, path: path), in: count) == index
+    /// ``contains(_:)`` of a file known by its parts, its members not among them (a cache keeps
+    /// none for an archive that has members).
+    public func contains(kind: FileKind, identifier: String?, path: String) -> Bool {
+        Self.number(of: Self.key(kind: kind, identifier: identifier, members: nil, path: path), in: count) == index
     }
 
     static func nameKey(_ path: String) -> String {

@@ -99,7 +99,7 @@ public struct LintEngine: Sendable {
         try configuration.validate(against: registry.rules)
         var active: [Active] = []
         var keys = Set<String>()
-        var fileRules = ""
+        var signature = ""
         for type in registry.rules {
             let d = type.description
             let setting = configuration.rules[d.identifier]
@@ -109,16 +109,15 @@ public struct LintEngine: Sendable {
             for (name, value) in setting?.options ?? [:] { options.values[name] = value }
             var rule = type.init()
             rule.apply(options: options)
+            let severity = setting?.severity ?? d.defaultSeverity
             if rule is any FileRule {
-                let severity = setting?.severity ?? d.defaultSeverity
-                fileRules += "\(d.identifier) \(severity.rawValue)"
+                signature += "\(d.identifier) \(severity.rawValue)"
                 for (name, value) in options.values.sorted(by: { $0.key < $1.key }) {
-                    fileRules += " \(name)=\(value.typedDescription)"
+                    signature += " \(name)=\(value.typedDescription)"
                 }
-                fileRules += "\n"
+                signature += "\n"
             }
-            active.append(Active(id: d.identifier, severity: setting?.severity ?? d.defaultSeverity,
-                                 documentation: d.documentation, rule: rule))
+            active.append(Active(id: d.identifier, severity: severity, documentation: d.documentation, rule: rule))
             keys.formUnion(d.readsMetadata.map(\.key))
         }
         self.active = active
@@ -126,7 +125,7 @@ public struct LintEngine: Sendable {
         self.pairRules = Scope(active)
         self.scanRules = Scope(active)
         self.metadataKeys = keys
-        self.fileRulesSignature = fileRules
+        self.fileRulesSignature = signature
         self.consumers = try Consumers.named(configuration.consumers)
         self.configuration = configuration
         self.baseline = baseline

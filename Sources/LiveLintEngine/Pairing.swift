@@ -433,7 +433,8 @@ struct PathRanks {
     /// nil: each file's rank is its index.
     private let ranks: [Int32]?
 
-    /// True when ranks are stored (two paths were equal).
+    /// True when ranks are stored (two paths were equal); for the tests, which check that a scan
+    /// without equal paths stores none.
     var storesRanks: Bool { ranks != nil }
 
     /// nil when `files` are not in path order.

@@ -102,9 +102,9 @@ enum LibraryReader {
         /// A file as this run holds it, whether read or taken from the cache: its Takeout sidecar
         /// attached (read fresh, never cached), and without the timeline when no report draws it
         /// (the cache keeps it for the runs that do).
-        @Sendable func prepare(_ file: inout MediaFile, _ entry: LibraryWalker.Entry) {
+        @Sendable func prepare(_ file: inout MediaFile, _ entry: LibraryWalker.Entry, _ sidecar: SidecarIndex.Match?) {
             if !keepTimeline { dropTimeline(&file) }
-            if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry) }
+            if file.kind != .unknown { file.sidecar = sidecars.sidecar(for: entry, matching: sidecar) }
         }
 
         /// What a spilling store keeps for the file `read` kept: `record`, its record as read or
@@ -159,13 +159,15 @@ enum LibraryReader {
                     var key: String?
                     var stamp: FileStamp?
                     var signature: UInt64?
+                    // Its Takeout sidecar's name, matched once (most libraries have none).
+                    let sidecar = sidecars.matching(entry)
                     if let cache, cache.isUsable {
                         let k = cache.key(for: entry.path)
                         stamp = entry.stat ?? FileStamp(path: entry.path)
                         key = k
                         // Facts serve a scan whose records wait outside memory, as bytes, and a
                         // file no Takeout sidecar may describe (sidecars are read fresh).
-                        if spill, records.isSpilling, let rulesSignature, !sidecars.mayHaveSidecar(entry) {
+                        if spill, records.isSpilling, let rulesSignature, sidecar == nil {
                             signature = CachedFacts.signature(rules: rulesSignature, displayPath: entry.displayPath)
                         }
                         if let stamp, let hit = cache.lookup(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill,
@@ -175,7 +177,7 @@ enum LibraryReader {
                                 deliver(index, checked(facts, record: bytes, displayPath: entry.displayPath, shard: shard,
                                                        engine: engine, countKept: countKept))
                             case .file(var file, let bytes, let checksum, let tracks):
-                                prepare(&file, entry)
+                                prepare(&file, entry, sidecar)
                                 var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                                 read.fromCache = true
                                 read.encoded = spillRecord(read, record: bytes)
@@ -189,7 +191,7 @@ enum LibraryReader {
                             continue
                         }
                     }
-                    group.addTask { [key, stamp, signature] in
+                    group.addTask { [key, stamp, signature, sidecar] in
                         let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
                         var slim = file.slimmedForLint(keeping: engine.metadataKeys)
                         // A file the system would not hand over (gone, refused, an I/O error) is not
@@ -202,7 +204,7 @@ enum LibraryReader {
                             toStore = ScanCache.Record(key: key, stamp: stamp, bytes: record.bytes)
                         }
                         // After the record is made: what `prepare` changes is never cached.
-                        prepare(&slim, entry)
+                        prepare(&slim, entry, sidecar)
                         var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
                         read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
                         // Its facts (made after `prepare`: a file given a sidecar gets none).
@@ -255,9 +257,7 @@ enum LibraryReader {
     /// shard, else with the file findings kept with the facts.
     private static func checked(_ facts: CachedFacts, record: [UInt8], displayPath: String, shard: Shard?, engine: LintEngine,
                                 countKept: Bool) -> Read {
-        // As ``Shard/key(for:)`` keys it: an archive by its members' identifiers, and one without
-        // members (facts are kept only then) by its name.
-        if let shard, !shard.contains(identifier: facts.kind == .livp ? nil : facts.identifier.string, path: displayPath) {
+        if let shard, !shard.contains(kind: facts.kind, identifier: facts.identifier.string, path: displayPath) {
             return Read(displayPath: displayPath, file: nil, findings: [], kept: 0, fromCache: true)
         }
         let kept = countKept ? engine.countAfterBaseline(facts.findings) : 0

@@ -21,21 +21,20 @@ struct SidecarIndex: Sendable {
         }
     }
 
-    /// The sidecar of the file at `entry`, read, or nil when none in its folder matches it.
-    func sidecar(for entry: LibraryWalker.Entry) -> TakeoutSidecar? {
-        guard let (folder, match) = matching(entry) else { return nil }
+    /// The sidecar of the file at `entry` that ``matching(_:)`` found (nil: none), read.
+    func sidecar(for entry: LibraryWalker.Entry, matching match: Match?) -> TakeoutSidecar? {
+        guard let (folder, name) = match else { return nil }
         let openFolder = Self.split(entry.path).folder
-        return TakeoutSidecars.read(path: openFolder.isEmpty ? match : openFolder + "/" + match,
-                                    displayPath: folder.isEmpty ? match : folder + "/" + match)
+        return TakeoutSidecars.read(path: openFolder.isEmpty ? name : openFolder + "/" + name,
+                                    displayPath: folder.isEmpty ? name : folder + "/" + name)
     }
 
-    /// True when a `.json` in the file's folder matches it by name (nothing is read): a file with
-    /// no such match never has a sidecar.
-    func mayHaveSidecar(_ entry: LibraryWalker.Entry) -> Bool { matching(entry) != nil }
+    /// A sidecar matched by name: the display folder of the file and the `.json`'s name.
+    typealias Match = (folder: String, name: String)
 
-    /// The display folder of the file at `entry` and the name of the `.json` in it that matches
-    /// the file, if one does.
-    private func matching(_ entry: LibraryWalker.Entry) -> (folder: String, name: String)? {
+    /// The `.json` in the file's folder whose name matches it (nothing is read); nil when none
+    /// does: such a file never has a sidecar.
+    func matching(_ entry: LibraryWalker.Entry) -> Match? {
         guard !folders.isEmpty else { return nil }
         let (folder, name) = Self.split(entry.displayPath)
         guard let names = folders[folder], let match = TakeoutSidecars.match(media: name, in: names) else { return nil }

@@ -89,8 +89,6 @@ public struct LibraryWalker: Sendable {
         /// True while every display path appended came after the one before, byte by byte.
         private(set) var inOrder = true
         private var isSorted = false
-        /// Whether the files came with their stats: all of them or none (set by the first).
-        private var keepsStats: Bool?
 
         /// Files: their display paths back to back, where each starts (it ends where the next
         /// begins), their roots and devices by runs, and their stats (kept only while the files
@@ -164,8 +162,9 @@ public struct LibraryWalker: Sendable {
 
         mutating func append(display: String, root: UInt32, stat: FileStat? = nil) {
             precondition(!isSorted, "a listing takes no file once sorted")
-            precondition(keepsStats.map { $0 == (stat != nil) } ?? true, "a listing keeps the stats of all its files or of none")
-            keepsStats = stat != nil
+            // The first chunk tells whether the listing keeps stats (a chunk is made with a file).
+            precondition(chunks.first.map { $0.stats.isEmpty == (stat == nil) } ?? true,
+                         "a listing keeps the stats of all its files or of none")
             var display = display
             display.withUTF8 { path in
                 // Read in place (a copy of the chunk would retain and release its five buffers).

@@ -75,6 +75,10 @@ public struct FileSummary: PairHalf {
         }
     }
 
+    /// The path's last part, after its last `/` (the whole path when it has none): with
+    /// ``folder``, the path as held, for a rule keyed on names that builds no path.
+    public var fileName: String { name }
+
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
     /// archive's. A scan holds far fewer than 2³¹ files.
     public var slot: Int {

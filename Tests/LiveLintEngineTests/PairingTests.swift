@@ -333,3 +333,20 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
         #expect(listed.map { Array($0.utf8) } == [Array(nfd.utf8), Array(nfc.utf8)])
     }
 }
+
+/// `name-identifier-conflict` groups halves by their folder's text and export name key, read from
+/// the summaries as held: one folder spelt by two folder objects (the second made after eight
+/// others pushed the first out of `RecentFolders`), in NFC and NFD (`==` as strings), or as a
+/// bare name beside `/` (both split to the empty folder) is one group; two folders are two.
+@Test func nameIdentifierConflictGroupsByFolderText() {
+    let others = (0..<9).map { MediaFile.jpeg("filler\($0)/x\($0).JPG", id: nil) }
+    for (stillFolder, movieFolder, conflict) in [("f/", "f/", true), ("caf\u{E9}/", "cafe\u{301}/", true), ("", "/", true),
+                                                 ("f/", "g/", false), ("x.livp!", "x.livp!/", true)] {
+        let still = stillFolder + "IMG_1.JPG", movie = movieFolder + "IMG_1.MOV"
+        let files = [MediaFile.jpeg(still, id: Sample.uuidA)] + others
+            + [.mov(movie, id: Sample.uuidB), .mov("other/clip.MOV", id: Sample.uuidA)]
+        let found = NameIdentifierConflictRule().check(scan: ScanContext(pairs: Pairing.pair(FileList(files).summaries)))
+        #expect(found.count == (conflict ? 1 : 0), "\(still) and \(movie)")
+        #expect(found.allSatisfy { $0.files.sorted() == [still, movie].sorted() }, "\(still) and \(movie)")
+    }
+}

@@ -350,3 +350,15 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
         #expect(found.allSatisfy { $0.files.sorted() == [still, movie].sorted() }, "\(still) and \(movie)")
     }
 }
+
+/// `edited-version` reads each half's stem from its summary's name as held, and a `.livp` member's
+/// from its path (`x.livp!IMG_E0001.JPG` splits after the `!`): an edit beside its original is
+/// found in a folder, as bare names, and as an archive's members.
+@Test func editedVersionFindsEditsByTheirNames() {
+    for folder in ["a/", "", "x.livp!", "caf\u{E9}/"] {
+        let edit = folder + "IMG_E0001.JPG", original = folder + "IMG_0001.JPG"
+        let files: [MediaFile] = [.jpeg(edit, id: Sample.uuidA), .jpeg(original, id: Sample.uuidB), .jpeg(folder + "IMG_0002.JPG", id: Sample.uuidC)]
+        let found = EditedVersionRule().check(scan: ScanContext(pairs: Pairing.pair(FileList(files).summaries)))
+        #expect(found.map(\.files) == [[edit, original]], "\(folder)")
+    }
+}

@@ -1,5 +1,31 @@
 // swift-tools-version:6.1
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `livelint` is linked on Linux: by the toolchain's lld with its relative relocations packed
+/// (DT_RELR) when this machine's glibc can load them (2.36 and later: Debian 12, Ubuntu 22.10),
+/// and with no symbols exported. The Swift runtime linked in (--static-swift-stdlib, as the .deb
+/// ships it) brings ~81,000 relocations, 1.9 MiB the loader reads at every start, and the
+/// runtime's -export-dynamic put 8,000 of our symbols in the dynamic table, which the loader
+/// searches first for every library's symbols (README "Linked by lld"). An older glibc would
+/// refuse the binary (it needs GLIBC_ABI_DT_RELR), so there it is linked as before, unpacked.
+let livelintLinkFlags: [String] = {
+    var flags = ["-Xlinker", "--no-export-dynamic"]
+    #if canImport(Glibc)
+    var text = [CChar](repeating: 0, count: 64)
+    if confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 {
+        // "glibc 2.36"
+        let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let version = name.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+        if version.count >= 2, (version[0], version[1]) >= (2, 36) {
+            flags = ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + flags
+        }
+    }
+    #endif
+    return flags
+}()
 
 // Module seams (see README "Architecture"):
 //   LiveModel        plain Sendable values: files, stills, movies, tags, issues. No I/O.
@@ -75,16 +101,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Linked by the toolchain's lld with its relative relocations packed (DT_RELR, glibc 2.36+) and
-        // no symbols exported: the Swift runtime linked in (--static-swift-stdlib, as the .deb ships it)
-        // brings ~81,000 relocations, 1.9 MiB the loader reads at every start, and the runtime's
-        // -export-dynamic put 8,000 of our symbols in the dynamic table, which the loader searches
-        // first for every library's symbols: 2.4 MiB less resident in every run (README "Performance").
         .executableTarget(
             name: "livelint", dependencies: ["LiveLintCLI"],
             linkerSettings: [
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                              "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+                // See livelintLinkFlags above.
+                .unsafeFlags(livelintLinkFlags, .when(platforms: [.linux])),
             ]
         ),
         .executableTarget(

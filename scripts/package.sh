@@ -59,6 +59,14 @@ mkdir -p "$stage/shlibs/debian"
 printf 'Source: livelint\n\nPackage: livelint\nArchitecture: any\n' > "$stage/shlibs/debian/control"
 shlibs="$(cd "$stage/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/livelint" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')"
 [ -n "$shlibs" ] || { say "dpkg-shlibdeps found no dependencies"; exit 1; }
+# dpkg-shlibdeps reads the symbols a binary uses, not the versions it needs without a symbol:
+# linked with packed relative relocations (DT_RELR, Package.swift), the loader must provide
+# GLIBC_ABI_DT_RELR, which glibc has since 2.36, so libc6 is raised to that (Ubuntu 22.04's 2.35
+# would install the package, then fail to start it).
+if readelf -V "$root/usr/bin/livelint" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then
+  shlibs="$(printf '%s' "$shlibs" | sed -E 's/libc6 \(>= 2\.(3[0-5]|[12][0-9]|[0-9])(\.[0-9]+)?\)/libc6 (>= 2.36)/')"
+  case "$shlibs" in *"libc6 (>= 2.3"[6-9]*|*"libc6 (>= 2.[4-9]"*) ;; *) say "libc6 is not at least 2.36 in: $shlibs"; exit 1 ;; esac
+fi
 depends="$shlibs, libmediainfo0v5, libssl3 | libssl3t64"
 
 mkdir -p "$root/DEBIAN"

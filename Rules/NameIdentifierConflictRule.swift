@@ -47,85 +47,110 @@ public struct NameIdentifierConflictRule: ScanRule {
         ]
     )
 
-    /// A half with an identifier: 32 bits of the hash of its folder and export name key, and
-    /// where it is (its pair's index in the scan, and which half), 8 bytes. Halves whose keys
-    /// only hash alike fall in one run and are told apart by their keys (``violations(in:scan:)``).
+    /// A half with an identifier, or both halves of a pair when they share a folder and export
+    /// name key (a camera's pair, nearly every pair of a library): 32 bits of the hash of that
+    /// folder and key, and where the half is (its pair's index in the scan, and which halves), 8
+    /// bytes. Halves whose keys only hash alike fall in one run and are told apart by their keys
+    /// (``violations(in:scan:)``).
     private struct Half {
+        enum Halves: UInt32 { case still = 0, movie = 1, both = 2 }
         var hash: UInt32
         private var place: UInt32
-        init(hash: Int, pair: Int, isMovie: Bool) {
+        init(hash: Int, pair: Int, halves: Halves) {
             self.hash = UInt32(truncatingIfNeeded: hash)
-            place = UInt32(pair * 2 + (isMovie ? 1 : 0))  // traps past 2³¹ pairs rather than wrap
+            place = UInt32(pair * 4) | halves.rawValue  // traps past 2³⁰ pairs rather than wrap
         }
-        var pair: Int { Int(place >> 1) }
-        var isMovie: Bool { place & 1 == 1 }
+        var pair: Int { Int(place >> 2) }
+        var halves: Halves { Halves(rawValue: place & 3) ?? .both }
     }
 
     /// A half looked up for a run of halves hashing alike: the file, and whether it has a partner
     /// by identifier (whose path is read only for a finding).
     private struct Resolved {
         var file: FileSummary
-        var half: Half
+        var pair: Int
+        var isMovie: Bool
         var hasPartner: Bool
 
-        init?(_ half: Half, in scan: ScanContext) {
-            guard let file = scan.pairs.withHalf(half.pair, stills: !half.isMovie, { $0 }) else { return nil }
-            let method = scan.pairs.method(half.pair)
+        init?(pair: Int, isMovie: Bool, in scan: ScanContext) {
+            guard let file = scan.pairs.withHalf(pair, stills: !isMovie, { $0 }) else { return nil }
+            let method = scan.pairs.method(pair)
             self.file = file
-            self.half = half
-            hasPartner = (method == .contentIdentifier || method == .archive) && scan.pairs.isComplete(half.pair)
+            self.pair = pair
+            self.isMovie = isMovie
+            hasPartner = (method == .contentIdentifier || method == .archive) && scan.pairs.isComplete(pair)
+        }
+
+        /// The halves the records of a run stand for, each record's still first.
+        static func all(_ run: ArraySlice<Half>, in scan: ScanContext) -> [Resolved] {
+            var out: [Resolved] = []
+            out.reserveCapacity(2 * run.count)
+            for half in run {
+                if half.halves != .movie, let still = Resolved(pair: half.pair, isMovie: false, in: scan) { out.append(still) }
+                if half.halves != .still, let movie = Resolved(pair: half.pair, isMovie: true, in: scan) { out.append(movie) }
+            }
+            return out
         }
 
         /// The path of the other half of this half's pair, when it is its partner by identifier.
         func partner(in scan: ScanContext) -> String? {
             guard hasPartner else { return nil }
-            return half.isMovie ? scan.pairs.stillPath(half.pair) : scan.pairs.moviePath(half.pair)
+            return isMovie ? scan.pairs.stillPath(pair) : scan.pairs.moviePath(pair)
         }
     }
 
     public func check(scan: ScanContext) -> [Violation] {
-        // One 8-byte record per half, sorted by the hash of its folder + name key, so that the
-        // files sharing a name in one folder sit together: no dictionary of every file and no
-        // key string or copy of a file kept per file (issue 13: this rule held ~220 bytes a file
-        // at a 100,000-file scan's peak, then 80, then 16). The halves are read where they lie.
+        // One 8-byte record per half, or per pair whose halves share a folder and name key,
+        // sorted by the hash of its folder + name key, so that the files sharing a name in one
+        // folder sit together: no dictionary of every file and no key string or copy of a file
+        // kept per file (issue 13: this rule held ~220 bytes a file at a 100,000-file scan's
+        // peak, then 80, then 16, then 8 a pair: its list was a million files' peak). The halves
+        // are read where they lie. The list is reserved for two records a pair, but only the
+        // pages written are resident.
         var halves: [Half] = []
         halves.reserveCapacity(2 * scan.pairs.count)
         var folders = FolderHashes()
-        func add(_ index: Int, isMovie: Bool) {
+        func hash(_ index: Int, isMovie: Bool) -> Int? {
             scan.pairs.withHalf(index, stills: !isMovie) { file in
-                guard file.hasContentIdentifier, file.kind == .still || file.kind == .movie else { return }
-                halves.append(Half(hash: Self.groupHash(file, folders: &folders), pair: index, isMovie: isMovie))
-            }
+                guard file.hasContentIdentifier, file.kind == .still || file.kind == .movie else { return nil }
+                return Self.groupHash(file, folders: &folders)
+            } ?? nil
         }
         for index in scan.pairs.indices {
-            add(index, isMovie: false)
-            add(index, isMovie: true)
+            let still = hash(index, isMovie: false), movie = hash(index, isMovie: true)
+            if let still, let movie, still == movie {
+                halves.append(Half(hash: still, pair: index, halves: .both))
+                continue
+            }
+            if let still { halves.append(Half(hash: still, pair: index, halves: .still)) }
+            if let movie { halves.append(Half(hash: movie, pair: index, halves: .movie)) }
         }
         halves.sort { $0.hash < $1.hash }
         // Violations with the exact group key they come from, to be given in key order.
         var found: [(key: String, violation: Violation)] = []
         Self.forEachRun(of: halves[...], by: \.hash) { run in
-            if run.count > 1 { found += Self.violations(in: run.compactMap { Resolved($0, in: scan) }, scan: scan) }
+            // A run of one half cannot conflict; one record of both halves is two.
+            if run.count > 1 || run.first?.halves == .both {
+                found += Self.violations(in: Resolved.all(run, in: scan), scan: scan)
+            }
         }
         // Stable: within a group, the order the group gave (stills, then movies, by path).
         return found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.violation)
     }
 
     /// The hash of ``groupKey(_:)``'s parts (the folder as `Pairing.split` gives it, with a `/`
-    /// after it, and the name's export key), from the summary's folder and name as held: no path
-    /// is built or split (issue 13: that was 4 % of a cached run on 50,000 pairs). The summary's
-    /// folder is `Pairing.split`'s with its `/` (`/` for a bare name, whose split folder is empty)
-    /// whenever the name holds no `!`; a `.livp` member's name (`x.livp!IMG.JPG`, split after the
-    /// `!`) is split from its path.
+    /// after it, and the name's export key), from the summary's folder and name as held when they
+    /// are where `Pairing.split` cuts (``FileSummary/splitsAsHeld``: an ASCII path, no archive
+    /// member), else from the path split: a path is built and split only for those (issue 13:
+    /// building every half's path was 1.3 points of a cached run's profile on 50,000 pairs).
     private static func groupHash(_ file: FileSummary, folders: inout FolderHashes) -> Int {
-        let name = file.fileName
         var hasher = Hasher()
-        if name.utf8.contains(UInt8(ascii: "!")) {
-            let (folder, inner) = Pairing.split(file.path)
-            hasher.combine((folder + "/").hashValue)
-            hasher.combine(Pairing.nameKey(inner))
-        } else {
+        if file.splitsAsHeld {
             hasher.combine(folders.hash(of: file.folder))
+            hasher.combine(Pairing.nameKey(file.fileName))
+        } else {
+            let (folder, name) = Pairing.split(file.path)
+            hasher.combine((folder + "/").hashValue)
             hasher.combine(Pairing.nameKey(name))
         }
         return hasher.finalize()

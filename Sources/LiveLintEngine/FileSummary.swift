@@ -79,6 +79,16 @@ public struct FileSummary: PairHalf {
     /// ``folder``, the path as held, for a rule keyed on names that builds no path.
     public var fileName: String { name }
 
+    /// True when ``folder`` and ``fileName`` are where `Pairing.split` cuts the path: the path is
+    /// ASCII (split on its bytes, at its last `/`) and the name holds no `!` (an archive
+    /// member's container mark, after which `Pairing.split` cuts). ``folder``'s text is then
+    /// `Pairing.split`'s folder with its `/` (none: the empty folder). A path that is not ASCII is
+    /// split on `Character`s, where a `/` can be part of a larger one (`a/\u{301}x`,
+    /// `\u{600}/x`), so a rule keyed as `Pairing.split` keys must split it.
+    public var splitsAsHeld: Bool {
+        (folder?.isASCII ?? true) && name.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "!") }
+    }
+
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
     /// archive's. A scan holds far fewer than 2³¹ files.
     public var slot: Int {

@@ -341,7 +341,11 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
 @Test func nameIdentifierConflictGroupsByFolderText() {
     let others = (0..<9).map { MediaFile.jpeg("filler\($0)/x\($0).JPG", id: nil) }
     for (stillFolder, movieFolder, conflict) in [("f/", "f/", true), ("caf\u{E9}/", "cafe\u{301}/", true), ("", "/", true),
-                                                 ("f/", "g/", false), ("x.livp!", "x.livp!/", true)] {
+                                                 ("f/", "g/", false), ("x.livp!", "x.livp!/", true),
+                                                 // `Pairing.split` reads `/\u{301}` and `\u{600}/` as single
+                                                 // characters, no slash: the whole path is the name,
+                                                 // whose key is lower case.
+                                                 ("A/\u{301}", "a/\u{301}", true), ("X\u{600}/", "x\u{600}/", true)] {
         let still = stillFolder + "IMG_1.JPG", movie = movieFolder + "IMG_1.MOV"
         let files = [MediaFile.jpeg(still, id: Sample.uuidA)] + others
             + [.mov(movie, id: Sample.uuidB), .mov("other/clip.MOV", id: Sample.uuidA)]
@@ -355,10 +359,28 @@ func pairingInPathOrderMatchesAnyOrder(seed: UInt64) {
 /// from its path (`x.livp!IMG_E0001.JPG` splits after the `!`): an edit beside its original is
 /// found in a folder, as bare names, and as an archive's members.
 @Test func editedVersionFindsEditsByTheirNames() {
-    for folder in ["a/", "", "x.livp!", "caf\u{E9}/"] {
+    // `Pairing.split` reads `\u{600}/` as one character, no slash: the name is the whole path,
+    // whose stem names no edit.
+    for (folder, isEdit) in [("a/", true), ("", true), ("x.livp!", true), ("caf\u{E9}/", true), ("\u{600}/", false)] {
         let edit = folder + "IMG_E0001.JPG", original = folder + "IMG_0001.JPG"
         let files: [MediaFile] = [.jpeg(edit, id: Sample.uuidA), .jpeg(original, id: Sample.uuidB), .jpeg(folder + "IMG_0002.JPG", id: Sample.uuidC)]
         let found = EditedVersionRule().check(scan: ScanContext(pairs: Pairing.pair(FileList(files).summaries)))
-        #expect(found.map(\.files) == [[edit, original]], "\(folder)")
+        #expect(found.map(\.files) == (isEdit ? [[edit, original]] : []), "\(folder)")
     }
+    // Two derivatives whose `/` joins the combining mark after it: to `Pairing.split` each is a
+    // bare name of its own, so each is a finding of its own.
+    let derivatives: [MediaFile] = [.heic("a/\u{301}X_1_201_a.heic", id: Sample.uuidA), .mov("b/\u{301}X_1_201_a.mov", id: Sample.uuidB)]
+    let found = EditedVersionRule().check(scan: ScanContext(pairs: Pairing.pair(FileList(derivatives).summaries)))
+    #expect(found.map(\.files) == [["a/\u{301}X_1_201_a.heic"], ["b/\u{301}X_1_201_a.mov"]])
+}
+
+/// A `.livp` whose still and movie carry different identifiers: its members pair (by name,
+/// recorded as `.archive`) and share a name key, so the rule's one record for both halves is
+/// looked at, and the conflict is found as when each half had a record of its own.
+@Test func nameIdentifierConflictInsideOneArchive() {
+    let archive = MediaFile.livp("x.livp", members: [.jpeg("IMG_1.JPG", id: Sample.uuidA), .mov("IMG_1.MOV", id: Sample.uuidB)])
+    let scan = ScanContext(pairs: Pairing.pair(FileList([archive]).summaries))
+    #expect(scan.pairs.map(\.pairedBy) == [.archive])
+    let found = NameIdentifierConflictRule().check(scan: scan)
+    #expect(found.map(\.files) == [["x.livp!IMG_1.JPG", "x.livp!IMG_1.MOV"]])
 }

@@ -4,27 +4,31 @@ import PackageDescription
 import Glibc
 #endif
 
-/// How `livelint` is linked on Linux: by the toolchain's lld with its relative relocations packed
-/// (DT_RELR) when this machine's glibc can load them (2.36 and later: Debian 12, Ubuntu 22.10),
-/// and with no symbols exported. The Swift runtime linked in (--static-swift-stdlib, as the .deb
-/// ships it) brings ~81,000 relocations, 1.9 MiB the loader reads at every start, and the
-/// runtime's -export-dynamic put 8,000 of our symbols in the dynamic table, which the loader
+/// How `livelint` is linked on Linux: with no symbols exported, and by the toolchain's lld with
+/// its relative relocations packed (DT_RELR) when the glibc it will run on can load them (2.36
+/// and later: Debian 12, Ubuntu 22.10). The Swift runtime linked in (--static-swift-stdlib, as
+/// the .deb ships it) brings ~81,000 relocations, 1.9 MiB the loader reads at every start, and
+/// the runtime's -export-dynamic put 8,000 of our symbols in the dynamic table, which the loader
 /// searches first for every library's symbols (README "Linked by lld"). An older glibc would
-/// refuse the binary (it needs GLIBC_ABI_DT_RELR), so there it is linked as before, unpacked.
+/// refuse the binary (it needs GLIBC_ABI_DT_RELR), so there the default linker links it with
+/// its relocations unpacked. Which glibc is this machine's (`confstr`); for another target, or a
+/// toolchain without ld.lld, LIVELINT_PACK_RELOCATIONS=0 or =1 decides instead.
 let livelintLinkFlags: [String] = {
-    var flags = ["-Xlinker", "--no-export-dynamic"]
+    let flags = ["-Xlinker", "--no-export-dynamic"]
+    let packed = ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + flags
     #if canImport(Glibc)
-    var text = [CChar](repeating: 0, count: 64)
-    if confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 {
-        // "glibc 2.36"
-        let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let version = name.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
-        if version.count >= 2, (version[0], version[1]) >= (2, 36) {
-            flags = ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] + flags
-        }
+    if let choice = getenv("LIVELINT_PACK_RELOCATIONS") {
+        return String(cString: choice) == "1" ? packed : flags
     }
-    #endif
+    var text = [CChar](repeating: 0, count: 64)
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return flags }
+    // "glibc 2.36"
+    let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let version = name.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    return version.count >= 2 && (version[0], version[1]) >= (2, 36) ? packed : flags
+    #else
     return flags
+    #endif
 }()
 
 // Module seams (see README "Architecture"):

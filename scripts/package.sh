@@ -63,7 +63,9 @@ shlibs="$(cd "$stage/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/livelint" 2>/de
 # linked with packed relative relocations (DT_RELR, Package.swift), the loader must provide
 # GLIBC_ABI_DT_RELR, which glibc has since 2.36, so libc6 is raised to that (Ubuntu 22.04's 2.35
 # would install the package, then fail to start it).
-if readelf -V "$root/usr/bin/livelint" | grep -q 'Name: GLIBC_ABI_DT_RELR'; then
+# (readelf's labels are translated, so only the version's name is matched, in the C locale; grep
+# reads all of it, so readelf never meets a closed pipe under pipefail.)
+if LC_ALL=C readelf -V "$root/usr/bin/livelint" | grep 'GLIBC_ABI_DT_RELR' >/dev/null; then
   shlibs="$(printf '%s' "$shlibs" | sed -E 's/libc6 \(>= 2\.(3[0-5]|[12][0-9]|[0-9])(\.[0-9]+)?\)/libc6 (>= 2.36)/')"
   case "$shlibs" in *"libc6 (>= 2.3"[6-9]*|*"libc6 (>= 2.[4-9]"*) ;; *) say "libc6 is not at least 2.36 in: $shlibs"; exit 1 ;; esac
 fi

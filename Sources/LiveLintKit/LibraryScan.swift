@@ -194,11 +194,14 @@ public struct LibraryScan: Sendable {
         let wantsMedia = options.pairMedia
         let summaries = library.summaries
         library.summaries = []  // the engine's pairs are the only copy while it runs
+        // Past the spilling size, the pages pairing and the scan rules freed go back to the
+        // system as each ends (a small scan's few pages are not worth the call).
+        let trims = summaries.count > options.spillAbove
         var result = engine.run(summaries: consume summaries, store: library.records, root: root, fileFindings: library.fileFindings,
                                 onPair: { pair in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }
-        })
+        }, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil)
         if wantsMedia {
             for i in result.pairs.indices { result.pairs[i].media = media[PairMediaKey(result.pairs[i])] }
         }

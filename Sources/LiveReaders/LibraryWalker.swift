@@ -498,7 +498,7 @@ public enum HeapTrim {
     static var isAvailable: Bool { trim != nil }
 
     /// Returns the heap's free pages to the system, when the C library can.
-    static func returnFreedPages() {
+    public static func returnFreedPages() {
         _ = trim?(0)
     }
 

@@ -82,3 +82,19 @@ import Testing
     let badOption = Configuration(rules: ["creation-date-skew": RuleSetting(options: ["max-seconds": .string("soon")])])
     #expect(throws: ConfigurationError.self) { try LintEngine(rules: builtinRules, configuration: badOption) }
 }
+
+/// `afterPhase` is called once pairing is done and once the scan rules are, before any pair
+/// rule runs, and the result is the one a run without it gives.
+@Test func afterPhaseComesAfterPairingAndAfterTheScanRules() throws {
+    let files: [MediaFile] = [.jpeg("a/IMG_1.JPG", id: Sample.uuidA), .mov("a/IMG_1.MOV", id: Sample.uuidA),
+                              .jpeg("b/IMG_1.JPG", id: Sample.uuidA), .mov("c/lone.MOV", id: Sample.uuidB)]
+    let engine = try LintEngine(rules: builtinRules)
+    let list = FileList(files)
+    var events: [String] = []
+    let result = engine.run(summaries: list.summaries, store: list, root: "scan",
+                            onPair: { _ in events.append("pair") }, afterPhase: { events.append("phase") })
+    #expect(events.prefix(2) == ["phase", "phase"] && events.dropFirst(2).allSatisfy { $0 == "pair" } && events.count > 2)
+    let plain = engine.run(files: files, root: "scan")
+    #expect(result.findings == plain.findings && result.pairs == plain.pairs && result.files == plain.files)
+    #expect(result.findings.contains { $0.ruleID == "duplicate-identifier" })
+}

@@ -138,7 +138,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         return found.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.violation)
     }
 
-    /// The hash of ``groupKey(_:)``'s parts (the folder as `Pairing.split` gives it, with a `/`
+    /// The hash of `Pairing.nameLocation(_:)`'s parts (the folder as `Pairing.split` gives it, with a `/`
     /// after it, and the name's export key), from the summary's folder and name as held when they
     /// are where `Pairing.split` cuts (``FileSummary/splitsAsHeld``: an ASCII path, no archive
     /// member), else from the path split: a path is built and split only for those (issue 13:
@@ -170,10 +170,6 @@ public struct NameIdentifierConflictRule: ScanRule {
         }
     }
 
-    private static func groupKey(_ path: String) -> String {
-        let (folder, name) = Pairing.split(path)
-        return folder + "\u{0}" + Pairing.nameKey(name)
-    }
 
     /// A still and a movie (of one name group) whose identifiers differ even ignoring case, one of
     /// them paired by identifier elsewhere. UUIDs are told apart on their bits, without text.
@@ -188,7 +184,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         // Nearly every run is a still and its movie with one identifier: no key is built for it.
         guard run.contains(where: { still in run.contains { movie in conflict(still, movie) } }) else { return [] }
         var out: [(key: String, violation: Violation)] = []
-        let keyed = run.map { (key: groupKey($0.file.path), half: $0) }.sorted { ($0.key, $0.half.file.path) < ($1.key, $1.half.file.path) }
+        let keyed = run.map { (key: Pairing.nameLocation($0.file.path), half: $0) }.sorted { ($0.key, $0.half.file.path) < ($1.key, $1.half.file.path) }
         forEachRun(of: keyed[...], by: \.key) { sameKey in
             guard let key = sameKey.first?.key else { return }
             let group = sameKey.map(\.half)

@@ -89,6 +89,10 @@ public struct FileSummary: PairHalf {
         (folder?.isASCII ?? true) && name.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "!") }
     }
 
+    /// The name `Pairing.split` gives the path: ``fileName`` where ``splitsAsHeld``, no path built;
+    /// else split from the path.
+    public var splitName: String { splitsAsHeld ? name : Pairing.split(path).name }
+
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
     /// archive's. A scan holds far fewer than 2³¹ files.
     public var slot: Int {

@@ -165,10 +165,7 @@ public enum Pairing {
         }
         // 3: by name within one folder; then with a Takeout "(N)" suffix dropped from one side
         // only (`IMG_0769.HEIC` + `IMG_0769(1).mp4`, never `(1)` + `(2)`).
-        let plain: (FileSummary) -> String? = { file in
-            let (folder, name) = split(file.path)
-            return folder + "\u{0}" + nameKey(name)
-        }
+        let plain: (FileSummary) -> String? = { file in nameLocation(file.path) }
         let takeout: (FileSummary) -> String? = { file in
             let (folder, name) = split(file.path)
             let stem = nameKey(name)
@@ -314,7 +311,9 @@ public enum Pairing {
         }
     }
 
-    private static func nameLocation(_ path: String) -> String {
+    /// The folder and export name key of a path (``split(_:)``, ``nameKey(_:)``), as one string:
+    /// what pairing by name, and a scan rule grouping files the way it does, compare.
+    public static func nameLocation(_ path: String) -> String {
         let (folder, name) = split(path)
         return folder + "\u{0}" + nameKey(name)
     }

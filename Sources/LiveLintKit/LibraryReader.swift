@@ -165,9 +165,10 @@ enum LibraryReader {
                         let k = cache.key(for: entry.path)
                         stamp = entry.stat ?? FileStamp(path: entry.path)
                         key = k
-                        // Facts serve a scan whose records wait outside memory, as bytes, and a
-                        // file no Takeout sidecar may describe (sidecars are read fresh).
-                        if spill, records.isSpilling, let rulesSignature, sidecar == nil {
+                        // Facts serve a scan whose records wait outside memory, as bytes (no
+                        // rules' signature otherwise), and a file no Takeout sidecar may describe
+                        // (sidecars are read fresh).
+                        if records.isSpilling, let rulesSignature, sidecar == nil {
                             signature = CachedFacts.signature(rules: rulesSignature, displayPath: entry.displayPath)
                         }
                         if let stamp, let hit = cache.lookup(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill,

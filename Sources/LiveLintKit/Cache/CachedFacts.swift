@@ -1,4 +1,5 @@
 import Foundation
+import ISOBMFF
 import LiveLintEngine
 import LiveModel
 
@@ -49,14 +50,12 @@ struct CachedFacts: Sendable {
     /// executable's device, inode, size and time were not enough: a reproducible build fixes the
     /// time, and a reworded message can leave the size as it was.
     static let buildIdentity: String? = {
-        let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        // The project's bounds-checked reader (its first 16 KiB, read on opening, hold the
+        // header and the program headers).
+        guard let exe = try? FileByteSource(path: "/proc/self/exe") else { return nil }
         func read(_ offset: UInt64, _ count: Int) -> [UInt8]? {
             guard count > 0, count <= 1 << 16, offset <= UInt64(Int64.max) else { return nil }
-            var bytes = [UInt8](repeating: 0, count: count)
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-            return n == count ? bytes : nil
+            return try? exe.read(at: Int64(offset), count: count)
         }
         return read(0, 64).flatMap { header in buildID(elfHeader: header, read: read) }
             .map { $0.map { String(format: "%02x", $0) }.joined() }

@@ -264,7 +264,7 @@ enum RecordCodec {
         /// The kept copy of the name `bytes` spell (kept now if there is room, it is short, and
         /// its bytes are UTF-8 that a `String` spells back the same).
         func shared(_ bytes: UnsafeRawBufferPointer) -> String {
-            let hash = Self.hash(bytes)
+            let hash = RecordCodec.hash(bytes)
             var i = place(hash, bytes)
             if let slot = slots[i] { return slot.name }
             let name = String(decoding: bytes, as: UTF8.self)
@@ -300,8 +300,6 @@ enum RecordCodec {
                 slots[i] = slot
             }
         }
-
-        private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 { RecordCodec.hash(bytes) }
 
         private static func equal(_ name: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
             var name = name

@@ -46,9 +46,9 @@ final class ScanCache {
     /// A record to keep: ``RecordCodec/encode(_:)`` of a slim file, the file's key (``key(for:)``)
     /// and the stamp it was read under.
     struct Record: Sendable {
-        var key: String
-        var stamp: FileStamp
-        var bytes: [UInt8]
+        let key: String
+        let stamp: FileStamp
+        let bytes: [UInt8]
         /// ``ScanCache/checksum(_:)`` of `bytes`, worked out where the record is made.
         let checksum: Int64
         /// What the scan made of the file besides (``CachedFacts``, encoded), when it keeps any.

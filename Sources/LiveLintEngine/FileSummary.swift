@@ -11,7 +11,10 @@ public struct FileSummary: PairHalf {
     // Stored in this order (the widest first) so the summary takes 56 bytes.
     /// The path's last part, after its last `/`: a name of up to 15 bytes (`IMG_1234.HEIC`) is
     /// held inline, the folder part is shared (``PathFolder``), and the summary's path costs no
-    /// allocation of its own (issue 13: a path string took 64–80 bytes a file).
+    /// allocation of its own (issue 13: a path string took 64–80 bytes a file). A longer ASCII
+    /// name (`PXL_20231105_123456789.jpg`) is held by the folder instead, and this is a key to
+    /// where (``holdNames(in:from:)``, ``withNameBytes(_:)``; a name's own bytes never start with
+    /// a NUL, a key's do).
     private var name: String
     /// The path up to its last `/`, shared by the files of one folder; nil for a bare name.
     public private(set) var folder: PathFolder?
@@ -67,7 +70,7 @@ public struct FileSummary: PairHalf {
     public var path: String {
         get {
             guard let folder else { return name }
-            return folder.text + name
+            return folder.text + fileName
         }
         set {
             var folders = RecentFolders()
@@ -77,7 +80,114 @@ public struct FileSummary: PairHalf {
 
     /// The path's last part, after its last `/` (the whole path when it has none): with
     /// ``folder``, the path as held, for a rule keyed on names that builds no path.
-    public var fileName: String { name }
+    public var fileName: String {
+        isHeld ? withNameBytes { String(decoding: $0, as: UTF8.self) } : name
+    }
+
+    /// True when the folder holds the name and ``name`` is the key to it.
+    private var isHeld: Bool {
+        guard let folder, !folder.names.isEmpty else { return false }
+        return name.utf8.first == 0
+    }
+
+    /// `body` on the bytes of ``fileName``, wherever it is held (no string is made).
+    public func withNameBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if isHeld, let folder {
+            let (offset, count) = Self.heldAt(name)
+            return folder.names.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offset..<offset + count])) }
+        }
+        var text = name
+        return text.withUTF8(body)
+    }
+
+    /// `body` on the bytes of ``fileName`` when it is all ASCII; else nil.
+    func withASCIIName<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        withNameBytes { PathText.isASCII($0) ? body($0) : nil }
+    }
+
+    /// The key to a name held at `offset` in its folder's ``PathFolder/names``, `count` bytes
+    /// long: a NUL, then the offset and the count in 7-bit pieces (eight ASCII bytes, a string
+    /// held inline).
+    private static func heldKey(offset: Int, count: Int) -> String {
+        let bytes: [UInt8] = [0] + (0..<4).map { UInt8((offset >> (7 * $0)) & 0x7F) } + (0..<3).map { UInt8((count >> (7 * $0)) & 0x7F) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Where the key `key` (``heldKey(offset:count:)``) says its name is held.
+    private static func heldAt(_ key: String) -> (offset: Int, count: Int) {
+        var offset = 0, count = 0
+        for (i, byte) in key.utf8.enumerated() {
+            switch i {
+            case 1...4: offset |= Int(byte) << (7 * (i - 1))
+            case 5...7: count |= Int(byte) << (7 * (i - 5))
+            default: break
+            }
+        }
+        return (offset, count)
+    }
+
+    /// The most a folder holds for one run of summaries, and the longest name it holds: what
+    /// the key's 28 and 21 bits say.
+    private static let heldLimit = 1 << 28, heldNameLimit = 1 << 21
+
+    /// Whether ``holdNames(in:from:)`` moves this summary's name to its folder: an ASCII name
+    /// too long to be held inline, or one that starts with a NUL (an archive's member may),
+    /// which would read as a key.
+    private var wantsHolding: Bool {
+        guard folder != nil, let first = name.utf8.first else { return false }
+        if first == 0 { return true }
+        return name.utf8.count > 15 && name.utf8.count < Self.heldNameLimit && name.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// Moves the long ASCII names of `summaries[start...]` into their folders: each run of
+    /// summaries that share one folder object gets a copy of it holding their long names back
+    /// to back (``PathFolder/names``), and each such summary a key to where its name sits. A
+    /// name of more than 15 bytes took a string of its own, about 80 bytes with the
+    /// allocator's, where a Pixel's or a Samsung's names are 19 to 26 (issue 13: 100,000 pairs
+    /// named `PXL_…` peaked 16 MiB higher than pairs named `IMG_…`). What every accessor gives
+    /// is unchanged. A scan calls it as summaries come, and once at the end.
+    public static func holdNames(in summaries: inout [FileSummary], from start: Int) {
+        var i = max(start, 0)
+        while i < summaries.count {
+            guard let folder = summaries[i].folder, folder.names.isEmpty else {
+                i += 1
+                continue
+            }
+            var end = i
+            var bytes: [UInt8] = []
+            var wanted = false
+            while end < summaries.count, summaries[end].folder === folder {
+                if summaries[end].wantsHolding { wanted = true }
+                end += 1
+            }
+            guard wanted else {
+                i = end
+                continue
+            }
+            var keys: [(index: Int, key: String)] = []
+            for k in i..<end where summaries[k].wantsHolding {
+                var name = summaries[k].name
+                let count = name.utf8.count
+                guard bytes.count + count < heldLimit else { break }
+                keys.append((k, heldKey(offset: bytes.count, count: count)))
+                name.withUTF8 { bytes.append(contentsOf: $0) }
+            }
+            // A folder with names is taken to hold every name of its summaries that starts
+            // with a NUL: one the limit left out keeps its old folder.
+            let shared = PathFolder(sharing: folder, names: bytes)
+            var next = keys.startIndex
+            for k in i..<end {
+                if next < keys.endIndex, keys[next].index == k {
+                    summaries[k].name = keys[next].key
+                    summaries[k].folder = shared
+                    next += 1
+                } else if !summaries[k].wantsHolding {
+                    summaries[k].folder = shared
+                }
+            }
+            i = end
+        }
+    }
 
     /// True when ``folder`` and ``fileName`` are where `Pairing.split` cuts the path: the path is
     /// ASCII (split on its bytes, at its last `/`) and the name holds no `!` (an archive
@@ -86,12 +196,12 @@ public struct FileSummary: PairHalf {
     /// split on `Character`s, where a `/` can be part of a larger one (`a/\u{301}x`,
     /// `\u{600}/x`), so a rule keyed as `Pairing.split` keys must split it.
     public var splitsAsHeld: Bool {
-        (folder?.isASCII ?? true) && name.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "!") }
+        (folder?.isASCII ?? true) && withNameBytes { $0.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "!") } }
     }
 
     /// The name `Pairing.split` gives the path: ``fileName`` where ``splitsAsHeld``, no path built;
     /// else split from the path.
-    public var splitName: String { splitsAsHeld ? name : Pairing.split(path).name }
+    public var splitName: String { splitsAsHeld ? fileName : Pairing.split(path).name }
 
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
     /// archive's. A scan holds far fewer than 2³¹ files.
@@ -179,10 +289,13 @@ extension FileSummary {
     /// are compared: a common prefix ending in `/` changes neither `==` nor `<`). Pairing and
     /// the result sort every path of a library with it.
     public static func comparePaths(_ a: FileSummary, _ b: FileSummary) -> Int {
-        if a.folder === b.folder { return threeWay(a.name, b.name) }
+        if a.folder === b.folder {
+            if let order = a.withASCIIName({ an in b.withASCIIName { bn in PathText.compare(an, bn) } }) ?? nil { return order }
+            return threeWay(a.fileName, b.fileName)
+        }
         if a.folder?.isASCII ?? true, b.folder?.isASCII ?? true,
-           let order = PathText.withASCII(a.name, { an in
-               PathText.withASCII(b.name) { bn in
+           let order = a.withASCIIName({ an in
+               b.withASCIIName { bn in
                    PathFolder.withBytes(a.folder) { af in
                        PathFolder.withBytes(b.folder) { bf in PathFolder.compareBytes(af, an, bf, bn) }
                    }
@@ -214,9 +327,21 @@ public final class PathFolder: Sendable {
     /// True when ``text`` is all ASCII: its bytes then order as Swift orders the text.
     let isASCII: Bool
 
+    /// The long names of the summaries that share this folder object, back to back
+    /// (``FileSummary/holdNames(in:from:)``); empty for most.
+    let names: [UInt8]
+
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         text = String(decoding: bytes, as: UTF8.self)
         isASCII = PathText.isASCII(bytes)
+        names = []
+    }
+
+    /// `folder`'s text, holding `names`.
+    init(sharing folder: PathFolder, names: [UInt8]) {
+        text = folder.text
+        isASCII = folder.isASCII
+        self.names = names
     }
 
 

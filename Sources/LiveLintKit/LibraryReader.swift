@@ -118,6 +118,8 @@ enum LibraryReader {
 
         // The folders of the last few files delivered, shared by the next files in them.
         var folders = RecentFolders()
+        // The summaries before this one have their long names held by their folders.
+        var namesHeld = 0
 
         func deliver(_ index: Int, _ read: Read) {
             let summary: FileSummary?
@@ -133,6 +135,10 @@ enum LibraryReader {
                 while let next = waiting.removeValue(forKey: nextIndex) {
                     if let next { summaries.append(next) }
                     nextIndex += 1
+                }
+                if summaries.count - namesHeld >= 4_096 {
+                    FileSummary.holdNames(in: &summaries, from: namesHeld)
+                    namesHeld = summaries.count
                 }
             } else {
                 waiting[index] = .some(summary)
@@ -231,6 +237,7 @@ enum LibraryReader {
         cache?.finish()
         assert(waiting.isEmpty, "every file is delivered, by the cache or by its read")
         found.sort { $0.index < $1.index }
+        FileSummary.holdNames(in: &summaries, from: namesHeld)
         return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings }, mostWaiting: mostWaiting)
     }
 

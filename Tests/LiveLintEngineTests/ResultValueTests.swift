@@ -1,5 +1,6 @@
 @testable import LiveLintEngine
 import LiveModel
+import Rules
 import Testing
 
 /// The result's per-file and per-pair values keep their rarely set fields out of line (issue 13):
@@ -90,6 +91,85 @@ import Testing
         var one = RecentFolders()
         let nfc = FileSummary(.jpeg("d/\u{E9}.JPG"), slot: 0, folders: &one), nfd = FileSummary(.jpeg("d/e\u{301}.JPG"), slot: 0, folders: &one)
         #expect(nfc.folder === nfd.folder && FileSummary.comparePaths(nfc, nfd) == 0)
+    }
+
+    /// Paths whose names a folder can hold (``FileSummary/holdNames(in:from:)``): long ASCII names
+    /// (Pixel's, Samsung's), names of 15 and 16 bytes, names that start with a NUL (an archive
+    /// member's may; one not ASCII), long names that are not ASCII (kept as they are), a bare
+    /// name, an archive member, and a folder met again after another one.
+    static let longNamePaths = [
+        "a/PXL_20231105_123456789.jpg", "a/PXL_20231105_123456789.MOV", "a/IMG_1.JPG", "a/123456789012345", "a/1234567890123456",
+        "a/\u{0}x.JPG", "a/\u{0}", "a/\u{0}\u{E9}t\u{E9}_and_a_long_tail.JPG", "b/20231105_123456.jpg", "b/\u{424}\u{43E}\u{442}\u{43E}_2023_long.JPG",
+        "PXL_bare_name_that_is_long.jpg", "x.livp!IMG_000000000001.JPG.jpeg", "a/IMG_1.MOV", "caf\u{E9}/PXL_20231105_123456789.jpg",
+        "a/PXL_20231105_123456789(1).jpg", "a/PXL_20231105_123456789!x.jpg", "a/a_very_long_file_name_of_thirty.JPG",
+    ]
+
+    /// Held from the start, from the middle of a folder's run, and twice: every accessor gives
+    /// what it gave before, paths order as they did (against held and unheld summaries alike),
+    /// and the summaries before the start keep their folders.
+    @Test func heldNamesReadBackAsTheyWere() {
+        var folders = RecentFolders()
+        let plain = Self.longNamePaths.map { FileSummary(.jpeg($0), slot: 0, folders: &folders) }
+        for start in [0, 1, 6, 12] {
+            var held = plain
+            FileSummary.holdNames(in: &held, from: start)
+            #expect(held[start...].contains { $0.folder?.names.isEmpty == false }, "from \(start)")
+            var again = held
+            FileSummary.holdNames(in: &again, from: 0)
+            for i in plain.indices {
+                let path = Self.longNamePaths[i]
+                for summary in [held[i], again[i]] {
+                    #expect(Array(summary.path.utf8) == Array(path.utf8), "\(path)")
+                    #expect(Array(summary.fileName.utf8) == Array(plain[i].fileName.utf8), "\(path)")
+                    #expect(summary.withNameBytes { Array($0) } == Array(plain[i].fileName.utf8), "\(path)")
+                    #expect(summary.splitsAsHeld == plain[i].splitsAsHeld && summary.splitName == plain[i].splitName, "\(path)")
+                    #expect(summary.folder?.text == plain[i].folder?.text)
+                }
+                if i < start { #expect(held[i].folder === plain[i].folder) }
+                for j in plain.indices {
+                    let expected = FileSummary.comparePaths(plain[i], plain[j]).signum()
+                    #expect(FileSummary.comparePaths(held[i], held[j]).signum() == expected, "\(path) vs \(Self.longNamePaths[j])")
+                    #expect(FileSummary.comparePaths(held[i], plain[j]).signum() == expected, "\(path) vs \(Self.longNamePaths[j])")
+                }
+            }
+        }
+        // A long ASCII name and one that starts with a NUL are held; a short one, one not ASCII,
+        // and a bare name are not.
+        var held = plain
+        FileSummary.holdNames(in: &held, from: 0)
+        let names = held.first { $0.folder?.text == "a/" }?.folder?.names ?? []
+        #expect(String(decoding: names, as: UTF8.self).contains("PXL_20231105_123456789.jpg"))
+        #expect(names.first == 0x50 && names.contains(0))
+        #expect(!String(decoding: names, as: UTF8.self).contains("IMG_1.JPG"))
+        #expect(held.first { $0.folder?.text == "b/" }.map { String(decoding: $0.folder?.names ?? [], as: UTF8.self) } == "20231105_123456.jpg")
+    }
+
+    /// The engine lints summaries whose names their folders hold as it lints them unheld: pairs
+    /// by identifier and by long names (ASCII and not), a conflict, a duplicate, an edit.
+    static let uuidD = "0D1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10", uuidE = "0E1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10"
+
+    @Test func heldNamesLintAsTheyWere() throws {
+        let files: [MediaFile] = [
+            .jpeg("a/PXL_20231105_123456789.jpg", id: Sample.uuidA), .movie("a/PXL_20231105_123456789.MOV", id: Sample.uuidA),
+            .jpeg("a/PXL_20231105_000000001.jpg", id: nil), .movie("a/PXL_20231105_000000001.MOV", id: nil),
+            .jpeg("a/PXL_20231105_000000002.jpg", id: Sample.uuidB), .movie("a/PXL_20231105_000000002.MOV", id: Sample.uuidC),
+            .jpeg("a/PXL_20231105_123456789(1).jpg", id: Sample.uuidA), .jpeg("a/IMG_E0001_long_name_here.JPG", id: nil),
+            .jpeg("a/IMG_0001_long_name_here.JPG", id: nil),
+            .jpeg("b/\u{424}\u{43E}\u{442}\u{43E}_2023_long.JPG", id: nil), .movie("b/\u{424}\u{43E}\u{442}\u{43E}_2023_long.MOV", id: nil),
+            .jpeg("b/20231105_123456.jpg", id: nil), .movie("b/20231105_123456.mp4", format: .mp4, id: nil),
+            // Same name, each half tied by its identifier to a half elsewhere.
+            .jpeg("a/PXL_20231105_000000003.jpg", id: Self.uuidD), .movie("c/PXL_20231105_000000004.MOV", id: Self.uuidD),
+            .movie("a/PXL_20231105_000000003.MOV", id: Self.uuidE), .jpeg("c/PXL_20231105_000000005.jpg", id: Self.uuidE),
+        ]
+        let list = FileList(files)
+        var held = list.summaries
+        FileSummary.holdNames(in: &held, from: 0)
+        #expect(held.contains { $0.folder?.names.isEmpty == false })
+        let engine = try LintEngine(rules: builtinRules)
+        let reference = engine.run(summaries: list.summaries, store: list, root: "scan")
+        #expect(engine.run(summaries: held, store: list, root: "scan") == reference)
+        #expect(Set(reference.findings.map(\.ruleID)).isSuperset(of: ["name-identifier-conflict", "duplicate-identifier", "edited-version", "identifier-mismatch"]))
+        #expect(reference.summary.pairs >= 4)
     }
 
     /// Identifiers a summary holds as bits or as text, and must give back byte for byte.

@@ -1,8 +1,8 @@
 import Foundation
-import LiveLintEngine
+@testable import LiveLintEngine
 @testable import LiveLintKit
 import LiveModel
-import LiveReaders
+@testable import LiveReaders
 import Reporters
 import Rules
 import TestSupport
@@ -73,6 +73,29 @@ import Testing
             let shard = try #require(Shard("1/2"))
             #expect(try await Self.scan(root, spillAbove: 0, shard: shard).0 == (try await Self.scan(root, spillAbove: .max, shard: shard).0))
         }
+    }
+
+    /// A library read hands over summaries whose long names their folders hold (the first 4,096
+    /// as they come, the rest at the end), with every path as listed, and the engine lints them
+    /// as it lints the same files' records with nothing held.
+    @Test func aReadHoldsLongNamesInTheirFolders() async throws {
+        let pair = TestPaths.fixtures.appendingPathComponent("pair")
+        var entries: [LibraryWalker.Entry] = []
+        for i in 0..<2_100 {
+            let folder = i < 2_050 ? "2024/11" : "2024/12"
+            let stem = i % 10 == 0 ? "IMG_\(i)" : "PXL_20231105_\(100_000_000 + i)"
+            entries.append(LibraryWalker.Entry(path: pair.appendingPathComponent("IMG_0001.JPG").path, displayPath: "\(folder)/\(stem).jpg"))
+            entries.append(LibraryWalker.Entry(path: pair.appendingPathComponent("IMG_0001.MOV").path, displayPath: "\(folder)/\(stem).MOV"))
+        }
+        let engine = try LintEngine(rules: builtinRules)
+        let read = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine)
+        #expect(read.summaries.map(\.path) == entries.map(\.displayPath))
+        let long = read.summaries.filter { $0.fileName.utf8.count > 15 }
+        #expect(long.count == 3_780 && long.allSatisfy { $0.folder?.names.isEmpty == false })
+        #expect(long.last?.path == "2024/12/PXL_20231105_100002099.MOV")
+        let result = engine.run(summaries: read.summaries, store: read.records, root: ".")
+        #expect(result == engine.run(files: read.files, root: "."))
+        #expect(result.findings.contains { $0.ruleID == "duplicate-identifier" })
     }
 
     /// Read back through the map, and with `pread` as when the file cannot be mapped.

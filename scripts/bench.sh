@@ -4,6 +4,7 @@
 #   scripts/bench.sh                     200 and 2,000 pairs from ../shared/corpus (or Fixtures/)
 #   scripts/bench.sh --pairs 200 --rounds 9
 #   scripts/bench.sh --source fixtures --pairs 1000,10000 --exiftool-max-pairs 0 --no-dump
+#   scripts/bench.sh --source fixtures --names pixel ...   files named as a Pixel names them (26 bytes)
 #   LIVELINT_BENCH_BASE=HEAD~5 scripts/bench.sh   also times a build of that commit, alternating
 #   LIVELINT_BENCH_STATIC=0 scripts/bench.sh      times builds with the shared Swift runtime
 #

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import ISOBMFF
 import LiveModel
@@ -28,6 +29,21 @@ struct LibraryBuilder {
     }
 
     let sources: [SourcePair]
+
+    /// How the pairs' files are named.
+    enum Naming: String, CaseIterable, ExpressibleByArgument {
+        /// An iPhone's: `IMG_00042.JPG` (13 bytes).
+        case camera
+        /// A Pixel's: `PXL_20231105_100000042.JPG` (26 bytes).
+        case pixel
+
+        func stem(_ i: Int) -> String {
+            switch self {
+            case .camera: String(format: "IMG_%05d", i)
+            case .pixel: String(format: "PXL_20231105_1%08d", i)
+            }
+        }
+    }
 
     /// The pairs of the real-device corpus (`manifest.json`: entries `pair-still` / `pair-movie`).
     static func corpus(at root: String) throws -> LibraryBuilder {
@@ -68,7 +84,7 @@ struct LibraryBuilder {
 
     /// Writes `count` pairs under `folder` (which must not exist yet). Returns the bytes written.
     @discardableResult
-    func build(pairs count: Int, into folder: String, verify: Bool = true) throws -> Int64 {
+    func build(pairs count: Int, into folder: String, naming: Naming = .camera, verify: Bool = true) throws -> Int64 {
         let fm = FileManager.default
         guard !fm.fileExists(atPath: folder) else { throw BenchError("\(folder) already exists") }
         let templates = try sources.map(template)
@@ -81,7 +97,7 @@ struct LibraryBuilder {
             var still = t.still, movie = t.movie
             still.replaceSubrange(t.stillIDOffset..<(t.stillIDOffset + id.count), with: id)
             for offset in t.movieIDOffsets { movie.replaceSubrange(offset..<(offset + id.count), with: id) }
-            let name = String(format: "IMG_%05d", i)
+            let name = naming.stem(i)
             let stillPath = "\(dir)/\(name).\(t.stillExtension)", moviePath = "\(dir)/\(name).\(t.movieExtension)"
             try Data(still).write(to: URL(fileURLWithPath: stillPath))
             try Data(movie).write(to: URL(fileURLWithPath: moviePath))

@@ -28,6 +28,15 @@ struct SourceOptions: ParsableArguments {
     @Option(help: "corpus (default, falls back to fixtures when absent) or fixtures.")
     var source: String = "corpus"
 
+    @Option(help: ArgumentHelp("How the files are named: camera (IMG_00042.JPG) or pixel (PXL_20231105_100000042.JPG).",
+                               discussion: "An Android phone's names are 19 to 26 bytes; an iPhone's fit in 15, which a summary holds inline."))
+    var names: LibraryBuilder.Naming = .camera
+
+    /// The library's folder name under the workdir: the source, the naming when not the camera's, the size.
+    func folderName(_ kind: String, pairs: Int) -> String {
+        names == .camera ? "\(kind)-\(pairs)" : "\(kind)-\(names.rawValue)-\(pairs)"
+    }
+
     func builder() throws -> (LibraryBuilder, String) {
         let manifest = URL(fileURLWithPath: corpus).appendingPathComponent("manifest.json").path
         if source == "corpus", FileManager.default.fileExists(atPath: manifest) {
@@ -45,7 +54,7 @@ struct Build: ParsableCommand {
 
     func run() throws {
         let (builder, kind) = try sources.builder()
-        let bytes = try builder.build(pairs: pairs, into: folder)
+        let bytes = try builder.build(pairs: pairs, into: folder, naming: sources.names)
         print("built \(pairs) pairs (\(pairs * 2) files, \(bytes / 1_048_576) MiB) from the \(kind) in \(folder)")
     }
 }
@@ -94,11 +103,11 @@ struct Run: ParsableCommand {
         print(machineLine())
         print("source: the \(kind) (\(builder.sources.count) distinct pairs, copied with fresh identifiers)")
         for n in sizes {
-            let folder = "\(workdir)/\(kind)-\(n)"
+            let folder = "\(workdir)/\(sources.folderName(kind, pairs: n))"
             if !FileManager.default.fileExists(atPath: folder + "/.complete") {
                 try? FileManager.default.removeItem(atPath: folder)
                 let t0 = now()
-                let bytes = try builder.build(pairs: n, into: folder)
+                let bytes = try builder.build(pairs: n, into: folder, naming: sources.names)
                 _ = FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
                 print(String(format: "built %d pairs (%d MiB) in %.1f s", n, bytes / 1_048_576, now() - t0))
             }

@@ -302,18 +302,10 @@ public struct LibraryWalker: Sendable {
     public var includeHidden: Bool
     /// Deepest folder nesting entered (a guard against pathological trees).
     public var maxDepth: Int
-    /// Records every file's identity, as the walk did before it told a file's own name from a
-    /// link to it (``SeenFiles``): the tests' oracle for which names are listed.
-    var recordsEveryFile = false
 
     public init(includeHidden: Bool = false, maxDepth: Int = 256) {
         self.includeHidden = includeHidden
         self.maxDepth = maxDepth
-    }
-
-    init(includeHidden: Bool = false, maxDepth: Int = 256, recordsEveryFile: Bool) {
-        self.init(includeHidden: includeHidden, maxDepth: maxDepth)
-        self.recordsEveryFile = recordsEveryFile
     }
 
     /// The display root: the folder itself when exactly one folder was given, else "."
@@ -328,7 +320,7 @@ public struct LibraryWalker: Sendable {
         var entries = Listing()
         var problems: [Problem] = []
         var visited = Set<DirectoryID>()
-        var seenFiles = SeenFiles(recordsEveryFile: recordsEveryFile, includeHidden: includeHidden)
+        var seenFiles = SeenFiles()
         let singleRoot = paths.count == 1 && Self.isDirectory(paths[0])
         // The folders above every scanned folder: a link to one of them would walk out of the scan.
         for given in paths where Self.isDirectory(given) {
@@ -347,8 +339,7 @@ public struct LibraryWalker: Sendable {
                 walk(directory: given, display: display, depth: 0, root: root, keepingStats: keepingStats,
                      visited: &visited, seenFiles: &seenFiles, entries: &entries, problems: &problems)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
-                // A file given by path may be a link, or a file in a folder given beside it.
-                if seenFiles.insertReachedByLink(st, path: given) {
+                if seenFiles.insert(st) {
                     entries.append(display: given, root: Listing.givenByName, stat: keepingStats ? FileStat(st) : nil)
                 }
             } else {
@@ -369,78 +360,15 @@ public struct LibraryWalker: Sendable {
         }
     }
 
-    /// Which files are listed already, so that one reached again (a hard link, a link to it, a file
-    /// given by path beside its folder) is listed once, under the first name met.
-    ///
-    /// A file with one link met through its own folder entry (`d_type` says a regular file) can
-    /// have been met before only through a link, so it is looked up but not recorded: the
-    /// identities recorded (the inode, 8 bytes, in a set per device) are those of files with
-    /// several links and of files reached through a link or given by path. Recording every file
-    /// took 16 bytes a file, 24 while the set grew, and set the walk's peak (issue 13). A file
-    /// with one link reached through a link after its own entry was listed is found by resolving
-    /// the link (`realpath`): its own entry was listed when its folder has been entered and its
-    /// walk is past that name.
+    /// The files listed so far, by identity, so that one reached again (a hard link, a link) is
+    /// listed once: their inodes, 8 bytes each, in a set per device (one `DirectoryID` of 16 bytes a
+    /// file, in a hash table, was the walk's largest memory past a few hundred thousand files; issue 13).
     struct SeenFiles {
         private var inodes: [UInt64: Set<UInt64>] = [:]
-        /// The folders entered so far, and, for each one being walked, the name its walk is at.
-        private var entered = Set<DirectoryID>()
-        private var walking: [DirectoryID: String] = [:]
-        /// Records every file (``LibraryWalker/recordsEveryFile``).
-        let recordsEveryFile: Bool
-        let includeHidden: Bool
-
-        init(recordsEveryFile: Bool = false, includeHidden: Bool = false) {
-            self.recordsEveryFile = recordsEveryFile
-            self.includeHidden = includeHidden
-        }
 
         /// Records the file `st` describes; false when it was recorded already.
         mutating func insert(_ st: stat) -> Bool {
             inodes[UInt64(st.st_dev), default: []].insert(UInt64(st.st_ino)).inserted
-        }
-
-        func contains(_ st: stat) -> Bool {
-            inodes[UInt64(st.st_dev)]?.contains(UInt64(st.st_ino)) ?? false
-        }
-
-        /// The folder `id` is being walked; its entries are listed in name order from here.
-        mutating func enter(_ id: DirectoryID) {
-            entered.insert(id)
-        }
-
-        /// The walk of folder `id` is at entry `name` (nil: done with it).
-        mutating func walk(_ id: DirectoryID, at name: String?) {
-            walking[id] = name
-        }
-
-        /// A file met through its own folder entry: true when it is to be listed.
-        mutating func insertOwnEntry(_ st: stat) -> Bool {
-            if st.st_nlink > 1 || recordsEveryFile { return insert(st) }
-            return !contains(st)
-        }
-
-        /// A file met through a link (or given by path, or whose entry does not say what it is),
-        /// `path` the name it was met by: true when it is to be listed.
-        mutating func insertReachedByLink(_ st: stat, path: String) -> Bool {
-            guard insert(st) else { return false }
-            return recordsEveryFile || st.st_nlink > 1 || !ownEntryListed(resolving: path)
-        }
-
-        /// Whether the one folder entry of the file at `path` (resolved through links) has been
-        /// listed: its folder entered, the walk past its name, the name not hidden.
-        private func ownEntryListed(resolving path: String) -> Bool {
-            guard let resolved = realpath(path, nil) else { return false }
-            defer { free(resolved) }
-            let real = String(cString: resolved)
-            guard let slash = real.lastIndex(of: "/") else { return false }
-            let name = String(real[real.index(after: slash)...])
-            if !includeHidden, name.hasPrefix(".") { return false }
-            var st = stat()
-            guard stat(slash == real.startIndex ? "/" : String(real[..<slash]), &st) == 0 else { return false }
-            let folder = DirectoryID(st)
-            guard entered.contains(folder) else { return false }
-            guard let at = walking[folder] else { return true }
-            return name < at
         }
     }
 
@@ -474,16 +402,12 @@ public struct LibraryWalker: Sendable {
             problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot list folder: \(Self.errnoText())"))
             return
         }
-        let id = DirectoryID(st)
-        seenFiles.enter(id)
-        defer { seenFiles.walk(id, at: nil) }
-        // Each name with what its entry says it is (`d_type`: a regular file, a link, or unknown).
-        var names: [(name: String, type: UInt8)] = []
+        var names: [String] = []
         while let ent = readdir(dir) {
             let name = Self.entryName(ent)
             if name == "." || name == ".." { continue }
             if !includeHidden, name.hasPrefix(".") { continue }
-            names.append((name, ent.pointee.d_type))
+            names.append(name)
         }
         // The folder stays open (a descriptor, not the listing's buffer) while its entries are
         // stat'ed relative to it: `fstatat` on a name looks up one component, where `stat` on the
@@ -497,10 +421,9 @@ public struct LibraryWalker: Sendable {
         // then come out in display-path order but where a name begins a sibling's and goes on
         // below `/` (`a` and `a.b`, `2023` and `2023-old`) or is not ASCII; the listing sorts
         // those walks (issue 13).
-        names.sort { $0.name < $1.name }
+        names.sort()
         let separator = directory.hasSuffix("/") ? "" : "/"
-        for (name, type) in names {
-            seenFiles.walk(id, at: name)
+        for name in names {
             // The full path is made only where it is used (a folder to enter, a `stat` by path),
             // not for every file.
             func full() -> String { directory + separator + name }
@@ -518,16 +441,7 @@ public struct LibraryWalker: Sendable {
                 walk(directory: full(), display: shown, depth: depth + 1, root: root, keepingStats: keepingStats, visited: &visited,
                      seenFiles: &seenFiles, entries: &entries, problems: &problems)
             case S_IFREG:
-                let ownEntry: Bool
-                switch Int(type) {
-                case Int(DT_REG): ownEntry = true
-                case Int(DT_LNK): ownEntry = false
-                default:  // a file system that leaves `d_type` unknown: ask about the entry itself
-                    var entry = stat()
-                    ownEntry = (relative ? fstatat(folder, name, &entry, AT_SYMLINK_NOFOLLOW) : lstat(full(), &entry)) == 0
-                        && (entry.st_mode & S_IFMT) == S_IFREG
-                }
-                if ownEntry ? seenFiles.insertOwnEntry(child) : seenFiles.insertReachedByLink(child, path: full()) {
+                if seenFiles.insert(child) {
                     entries.append(display: shown, root: root, stat: keepingStats ? FileStat(child) : nil)
                 }
             default:

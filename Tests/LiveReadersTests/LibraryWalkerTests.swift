@@ -1,7 +1,6 @@
 import Foundation
 @testable import LiveReaders
 import Testing
-import TestSupport
 
 /// The folder walk behind `livelint lint`: recursive, sorted, hidden entries skipped unless asked,
 /// symlinks followed but link loops entered once only.
@@ -157,21 +156,23 @@ struct LibraryWalkerTests {
         #expect(given.count == 2)
     }
 
-    /// A file with one link is not recorded when met through its own entry, yet one reached through
-    /// a link is still listed once, under the first name met: a link met before the file's own
-    /// entry (same folder, a folder walked later), a link met after it (same folder, a folder
-    /// walked before, a folder whose walk is still under way), two links to a file outside, a link
-    /// to a hidden file, and a file given by path before and after its folder.
+    /// A file with one link reached through links is listed once, under the first name met: a
+    /// link met before the file's own entry (same folder, a folder walked later), a link met after
+    /// it (same folder, a folder walked before, a folder whose walk is still under way), two links
+    /// to a file outside, a link to a hidden file, a link spelt in NFC to a file spelt in NFD (names
+    /// Swift holds equal), and a file given by path before and after its folder. (An attempt to
+    /// record only files reached through links, 7149ac7, got the last cases but one wrong, and
+    /// would have on case-insensitive file systems and bind mounts: every file is recorded.)
     @Test func aFileWithOneLinkReachedThroughLinksIsListedOnce() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
         let fm = FileManager.default
         defer { try? fm.removeItem(at: base) }
         let root = base.appendingPathComponent("root")
-        for folder in ["root/a", "root/b/c", "root/.h", "outside"] {
+        for folder in ["root/a", "root/b/c", "root/.h", "root/n", "outside"] {
             try fm.createDirectory(at: base.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         for file in ["root/a/m.JPG", "root/a/x.JPG", "root/b/c/deep.JPG", "root/b/late.JPG", "root/.h/hid.JPG",
-                     "root/a/.dot.JPG", "outside/o.JPG", "up.JPG"] {
+                     "root/a/.dot.JPG", "outside/o.JPG", "up.JPG", "root/n/e\u{301}.JPG"] {
             try Data([0xFF, 0xD8]).write(to: base.appendingPathComponent(file))
         }
         func link(_ at: String, _ to: String) throws {
@@ -188,67 +189,19 @@ struct LibraryWalkerTests {
         try link("root/h.JPG", "root/.h/hid.JPG")     // a hidden file's own entry is never listed
         try link("root/d.JPG", "root/a/.dot.JPG")
         try link("root/u.JPG", "up.JPG")              // in a folder above the scan, not entered
-        let expected = ["0.JPG", "a/k.JPG", "a/x.JPG", "b/c/back.JPG", "d.JPG", "h.JPG", "o1.JPG", "u.JPG"]
+        try link("root/n/\u{E9}.JPG", "root/n/e\u{301}.JPG")  // NFC beside NFD: one of the two
         let (listing, problems) = LibraryWalker().files(in: [root.path])
         #expect(problems.isEmpty)
-        #expect(listing.map(\.displayPath) == expected)
-        let (oracle, _) = LibraryWalker(recordsEveryFile: true).files(in: [root.path])
-        #expect(oracle.map(\.displayPath) == expected)
+        let shown = listing.map(\.displayPath)
+        #expect(shown.filter { !$0.hasPrefix("n/") } == ["0.JPG", "a/k.JPG", "a/x.JPG", "b/c/back.JPG", "d.JPG", "h.JPG", "o1.JPG", "u.JPG"])
+        #expect(shown.filter { $0.hasPrefix("n/") }.count == 1)
         let (hidden, _) = LibraryWalker(includeHidden: true).files(in: [root.path])
-        #expect(hidden.map(\.displayPath) == [".h/hid.JPG", "0.JPG", "a/.dot.JPG", "a/k.JPG", "a/x.JPG", "b/c/back.JPG", "o1.JPG", "u.JPG"])
+        #expect(hidden.map(\.displayPath).filter { !$0.hasPrefix("n/") }
+                == [".h/hid.JPG", "0.JPG", "a/.dot.JPG", "a/k.JPG", "a/x.JPG", "b/c/back.JPG", "o1.JPG", "u.JPG"])
         let x = root.appendingPathComponent("a/x.JPG").path
-        for paths in [[x, root.path], [root.path, x], [root.path + "/a", root.path + "/a/z.JPG"]] {
-            let (given, _) = LibraryWalker().files(in: paths)
-            let (old, _) = LibraryWalker(recordsEveryFile: true).files(in: paths)
-            #expect(given.map(\.displayPath) == old.map(\.displayPath), "\(paths)")
-        }
-        #expect(LibraryWalker().files(in: [x, root.path]).entries.count == 8)
-        #expect(LibraryWalker().files(in: [root.path, x]).entries.count == 8)
-    }
-
-    /// On random trees of files, hard links and links (to files and folders, inside the scan,
-    /// hidden, outside it, through other links), the walk lists what it listed when it recorded
-    /// every file, for one folder, several paths and files given by path, hidden or not.
-    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
-    func linksListedAsWhenEveryFileWasRecorded(seed: UInt64) throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
-        let fm = FileManager.default
-        defer { try? fm.removeItem(at: base) }
-        var rng = SplitMix(seed: seed)
-        let folders = ["root", "root/a", "root/a/b", "root/.h", "root/c", "root/c/d", "root/a.b", "outside"]
-        for folder in folders { try fm.createDirectory(at: base.appendingPathComponent(folder), withIntermediateDirectories: true) }
-        var files: [String] = []
-        let names = ["A.JPG", "b.MOV", ".c.JPG", "d.HEIC", "e", "é.JPG", "f.mov"]
-        for i in 0..<24 {
-            let path = folders.randomElement(using: &rng)! + "/" + names.randomElement(using: &rng)! + "\(i % 5)"
-            guard !files.contains(path) else { continue }
-            try Data([UInt8(i)]).write(to: base.appendingPathComponent(path))
-            files.append(path)
-        }
-        var made = files
-        for i in 0..<30 {
-            let at = folders.randomElement(using: &rng)! + "/" + names.randomElement(using: &rng)! + "L\(i)"
-            let kind = rng.next() % 4
-            let target = kind == 3 ? folders.randomElement(using: &rng)! : made.randomElement(using: &rng)!
-            if kind == 0, files.contains(target) {
-                try fm.linkItem(at: base.appendingPathComponent(target), to: base.appendingPathComponent(at))
-            } else {
-                let destination = rng.next() % 2 == 0 ? base.appendingPathComponent(target).path : "../../" + target
-                try fm.createSymbolicLink(atPath: base.appendingPathComponent(at).path, withDestinationPath: destination)
-            }
-            made.append(at)
-        }
-        let root = base.appendingPathComponent("root").path
-        let given = base.appendingPathComponent(made.randomElement(using: &rng)!).path
-        let other = base.appendingPathComponent(files.randomElement(using: &rng)!).path
-        for paths in [[root], [root + "/c", root + "/a"], [given, root, other], [root, given, other], [other, root + "/a.b", root + "/a"]] {
-            for hidden in [false, true] {
-                let (listing, problems) = LibraryWalker(includeHidden: hidden).files(in: paths)
-                let (oracle, oracleProblems) = LibraryWalker(includeHidden: hidden, recordsEveryFile: true).files(in: paths)
-                #expect(listing.map(\.displayPath) == oracle.map(\.displayPath), "seed \(seed), \(paths), hidden \(hidden)")
-                #expect(problems == oracleProblems)
-            }
-        }
+        #expect(LibraryWalker().files(in: [x, root.path]).entries.map(\.displayPath).filter { $0.hasSuffix("x.JPG") } == [x])
+        #expect(LibraryWalker().files(in: [root.path, x]).entries.count == 9)
+        #expect(LibraryWalker().files(in: [root.path + "/a", root.path + "/a/z.JPG"]).entries.count == 2)
     }
 
     /// The listing hands the pages of the chunks it frees back to the system through glibc's

@@ -285,11 +285,12 @@ func threeWay<T: Comparable>(_ a: T, _ b: T) -> Int {
 extension FileSummary {
     /// How `a.path` and `b.path` order as Swift orders strings: below 0 when `a.path < b.path`,
     /// 0 when they are `==`, above 0 otherwise. Neither path is built when both are ASCII (their
-    /// bytes are compared, as Swift compares ASCII text) or share one folder object (the names
+    /// bytes are compared, as Swift compares ASCII text) or share one folder (one object, or copies
+    /// of one made to hold names: ``PathFolder/sameText(_:_:)``; the names
     /// are compared: a common prefix ending in `/` changes neither `==` nor `<`). Pairing and
     /// the result sort every path of a library with it.
     public static func comparePaths(_ a: FileSummary, _ b: FileSummary) -> Int {
-        if a.folder === b.folder {
+        if PathFolder.sameText(a.folder, b.folder) {
             if let order = a.withASCIIName({ an in b.withASCIIName { bn in PathText.compare(an, bn) } }) ?? nil { return order }
             return threeWay(a.fileName, b.fileName)
         }
@@ -330,11 +331,23 @@ public final class PathFolder: Sendable {
     /// The long names of the summaries that share this folder object, back to back
     /// (``FileSummary/holdNames(in:from:)``); empty for most.
     let names: [UInt8]
+    /// For a copy made to hold names, the folder it copies (whose text it shares); nil for one
+    /// made from a path.
+    private let original: PathFolder?
+
+    /// True when `a` and `b` are one folder object, or copies of one (their text is the same
+    /// string): paths in them order as their names do.
+    static func sameText(_ a: PathFolder?, _ b: PathFolder?) -> Bool {
+        if a === b { return true }
+        guard let a, let b else { return false }
+        return (a.original ?? a) === (b.original ?? b)
+    }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         text = String(decoding: bytes, as: UTF8.self)
         isASCII = PathText.isASCII(bytes)
         names = []
+        original = nil
     }
 
     /// `folder`'s text, holding `names`.
@@ -342,6 +355,7 @@ public final class PathFolder: Sendable {
         text = folder.text
         isASCII = folder.isASCII
         self.names = names
+        original = folder.original ?? folder
     }
 
 

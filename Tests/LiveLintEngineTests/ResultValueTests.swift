@@ -126,6 +126,8 @@ import Testing
                     #expect(summary.folder?.text == plain[i].folder?.text)
                 }
                 if i < start { #expect(held[i].folder === plain[i].folder) }
+                // A copy made to hold names is the same folder to comparisons, no path built.
+                if plain[i].folder != nil { #expect(PathFolder.sameText(held[i].folder, plain[i].folder) && PathFolder.sameText(again[i].folder, held[i].folder)) }
                 for j in plain.indices {
                     let expected = FileSummary.comparePaths(plain[i], plain[j]).signum()
                     #expect(FileSummary.comparePaths(held[i], held[j]).signum() == expected, "\(path) vs \(Self.longNamePaths[j])")
@@ -133,6 +135,7 @@ import Testing
                 }
             }
         }
+        #expect(!PathFolder.sameText(plain[0].folder, plain[8].folder) && !PathFolder.sameText(plain[0].folder, nil))
         // A long ASCII name and one that starts with a NUL are held; a short one, one not ASCII,
         // and a bare name are not.
         var held = plain

@@ -147,7 +147,7 @@ public struct NameIdentifierConflictRule: ScanRule {
         var hasher = Hasher()
         if file.splitsAsHeld {
             hasher.combine(folders.hash(of: file.folder))
-            hasher.combine(Pairing.nameKey(file.fileName))
+            hasher.combine(file.nameKey)
         } else {
             let (folder, name) = Pairing.split(file.path)
             hasher.combine((folder + "/").hashValue)
@@ -169,7 +169,6 @@ public struct NameIdentifierConflictRule: ScanRule {
             return lastHash
         }
     }
-
 
     /// A still and a movie (of one name group) whose identifiers differ even ignoring case, one of
     /// them paired by identifier elsewhere. UUIDs are told apart on their bits, without text.

@@ -70,7 +70,18 @@ public struct FileSummary: PairHalf {
     public var path: String {
         get {
             guard let folder else { return name }
-            return folder.text + fileName
+            guard isHeld else { return folder.text + name }
+            // The folder's bytes and the held name's, copied once into the path's string.
+            var text = folder.text
+            return text.withUTF8 { head in
+                withNameBytes { tail in
+                    String(unsafeUninitializedCapacity: head.count + tail.count) { path in
+                        _ = path.initialize(fromContentsOf: head)
+                        _ = path[head.count...].initialize(fromContentsOf: tail)
+                        return head.count + tail.count
+                    }
+                }
+            }
         }
         set {
             var folders = RecentFolders()
@@ -93,11 +104,17 @@ public struct FileSummary: PairHalf {
     /// `body` on the bytes of ``fileName``, wherever it is held (no string is made).
     public func withNameBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if isHeld, let folder {
-            let (offset, count) = Self.heldAt(name)
+            let (offset, count) = Key.read(name)
             return folder.names.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[offset..<offset + count])) }
         }
         var text = name
         return text.withUTF8(body)
+    }
+
+    /// ``Pairing/nameKey(_:)`` of ``fileName``, from the name's bytes where they are ASCII (a
+    /// held name makes no string of its own first).
+    public var nameKey: String {
+        withASCIIName(Pairing.asciiNameKey) ?? Pairing.nameKey(fileName)
     }
 
     /// `body` on the bytes of ``fileName`` when it is all ASCII; else nil.
@@ -105,38 +122,39 @@ public struct FileSummary: PairHalf {
         withNameBytes { PathText.isASCII($0) ? body($0) : nil }
     }
 
-    /// The key to a name held at `offset` in its folder's ``PathFolder/names``, `count` bytes
-    /// long: a NUL, then the offset and the count in 7-bit pieces (eight ASCII bytes, a string
-    /// held inline).
-    private static func heldKey(offset: Int, count: Int) -> String {
-        let bytes: [UInt8] = [0] + (0..<4).map { UInt8((offset >> (7 * $0)) & 0x7F) } + (0..<3).map { UInt8((count >> (7 * $0)) & 0x7F) }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// A held name's key: a NUL, then the name's offset in its folder's ``PathFolder/names`` in
+    /// four 7-bit pieces and its length in three, low pieces first (eight ASCII bytes: a string
+    /// held inline). No file's name starts with a NUL, so no name reads as a key.
+    private enum Key {
+        static let offsetPieces = 1..<5, countPieces = 5..<8
+        /// The most a folder copy holds (28 bits of offset) and the longest name it holds (21 bits).
+        static let offsetLimit = 1 << (7 * offsetPieces.count), countLimit = 1 << (7 * countPieces.count)
 
-    /// Where the key `key` (``heldKey(offset:count:)``) says its name is held.
-    private static func heldAt(_ key: String) -> (offset: Int, count: Int) {
-        var offset = 0, count = 0
-        for (i, byte) in key.utf8.enumerated() {
-            switch i {
-            case 1...4: offset |= Int(byte) << (7 * (i - 1))
-            case 5...7: count |= Int(byte) << (7 * (i - 5))
-            default: break
+        static func make(offset: Int, count: Int) -> String {
+            String(unsafeUninitializedCapacity: countPieces.upperBound) { key in
+                key[0] = 0
+                for i in offsetPieces { key[i] = UInt8((offset >> (7 * (i - offsetPieces.lowerBound))) & 0x7F) }
+                for i in countPieces { key[i] = UInt8((count >> (7 * (i - countPieces.lowerBound))) & 0x7F) }
+                return countPieces.upperBound
             }
         }
-        return (offset, count)
+
+        static func read(_ key: String) -> (offset: Int, count: Int) {
+            var key = key
+            return key.withUTF8 { b in
+                (offsetPieces.reduce(0) { $0 | Int(b[$1]) << (7 * ($1 - offsetPieces.lowerBound)) },
+                 countPieces.reduce(0) { $0 | Int(b[$1]) << (7 * ($1 - countPieces.lowerBound)) })
+            }
+        }
     }
 
-    /// The most a folder holds for one run of summaries, and the longest name it holds: what
-    /// the key's 28 and 21 bits say.
-    private static let heldLimit = 1 << 28, heldNameLimit = 1 << 21
-
-    /// Whether ``holdNames(in:from:)`` moves this summary's name to its folder: an ASCII name
-    /// too long to be held inline, or one that starts with a NUL (an archive's member may),
-    /// which would read as a key.
+    /// Whether ``holdNames(in:from:)`` moves this summary's name to its folder: an ASCII name too
+    /// long to be held inline. (One that starts with a NUL, which no file system gives, is moved
+    /// too, so that a folder holding names never meets a name that reads as a key.)
     private var wantsHolding: Bool {
         guard folder != nil, let first = name.utf8.first else { return false }
-        if first == 0 { return true }
-        return name.utf8.count > 15 && name.utf8.count < Self.heldNameLimit && name.utf8.allSatisfy { $0 < 0x80 }
+        let count = name.utf8.count
+        return first == 0 || (count > 15 && count < Key.countLimit && name.utf8.allSatisfy { $0 < 0x80 })
     }
 
     /// Moves the long ASCII names of `summaries[start...]` into their folders: each run of
@@ -153,35 +171,26 @@ public struct FileSummary: PairHalf {
                 i += 1
                 continue
             }
+            // The run: the summaries in this folder object, cut where the copy would outgrow
+            // what a key can say (the rest make a run of their own).
             var end = i
             var bytes: [UInt8] = []
-            var wanted = false
+            var keys: [String?] = []
             while end < summaries.count, summaries[end].folder === folder {
-                if summaries[end].wantsHolding { wanted = true }
+                var key: String?
+                if summaries[end].wantsHolding {
+                    var name = summaries[end].name
+                    guard bytes.count + name.utf8.count < Key.offsetLimit else { break }
+                    key = Key.make(offset: bytes.count, count: name.utf8.count)
+                    name.withUTF8 { bytes.append(contentsOf: $0) }
+                }
+                keys.append(key)
                 end += 1
             }
-            guard wanted else {
-                i = end
-                continue
-            }
-            var keys: [(index: Int, key: String)] = []
-            for k in i..<end where summaries[k].wantsHolding {
-                var name = summaries[k].name
-                let count = name.utf8.count
-                guard bytes.count + count < heldLimit else { break }
-                keys.append((k, heldKey(offset: bytes.count, count: count)))
-                name.withUTF8 { bytes.append(contentsOf: $0) }
-            }
-            // A folder with names is taken to hold every name of its summaries that starts
-            // with a NUL: one the limit left out keeps its old folder.
-            let shared = PathFolder(sharing: folder, names: bytes)
-            var next = keys.startIndex
-            for k in i..<end {
-                if next < keys.endIndex, keys[next].index == k {
-                    summaries[k].name = keys[next].key
-                    summaries[k].folder = shared
-                    next += 1
-                } else if !summaries[k].wantsHolding {
+            if keys.contains(where: { $0 != nil }) {
+                let shared = PathFolder(sharing: folder, names: bytes)
+                for (k, key) in zip(i..<end, keys) {
+                    if let key { summaries[k].name = key }
                     summaries[k].folder = shared
                 }
             }

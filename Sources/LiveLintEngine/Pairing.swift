@@ -366,7 +366,7 @@ public enum Pairing {
     /// ``nameKey(_:)`` on the bytes of an ASCII name: the same steps, on byte offsets, the key
     /// lower-cased as it is made (the extension and `_hevc` tests lower-case what they compare;
     /// the others read the same in either case).
-    private static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String {
+    static func asciiNameKey(_ b: UnsafeBufferPointer<UInt8>) -> String {
         let dot = UInt8(ascii: ".")
         /// Where `dropExtension` ends the name `b[0..<end]` (a dot that starts it is no extension's).
         func withoutExtension(_ end: Int) -> Int { end > 1 ? b[1..<end].lastIndex(of: dot) ?? end : end }

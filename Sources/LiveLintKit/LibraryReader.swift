@@ -18,6 +18,9 @@ enum LibraryReader {
     /// How far past the first file not yet delivered the cache's answers are handed over while a
     /// read runs (a few hundred KiB of waiting summaries at most).
     static let deliveryWindow = 4096
+    /// How many summaries come between two calls to `FileSummary.holdNames`: the long names of
+    /// at most that many are held as strings of their own at a time.
+    static let holdNamesEvery = 4_096
 
     /// One file read, as the consumer of `read` sees it.
     struct Read {
@@ -136,7 +139,7 @@ enum LibraryReader {
                     if let next { summaries.append(next) }
                     nextIndex += 1
                 }
-                if summaries.count - namesHeld >= 4_096 {
+                if summaries.count - namesHeld >= Self.holdNamesEvery {
                     FileSummary.holdNames(in: &summaries, from: namesHeld)
                     namesHeld = summaries.count
                 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import ISOBMFF
 import LiveModel
@@ -31,7 +30,7 @@ struct LibraryBuilder {
     let sources: [SourcePair]
 
     /// How the pairs' files are named.
-    enum Naming: String, CaseIterable, ExpressibleByArgument {
+    enum Naming: String, CaseIterable {
         /// An iPhone's: `IMG_00042.JPG` (13 bytes).
         case camera
         /// A Pixel's: `PXL_20231105_100000042.JPG` (26 bytes).

@@ -17,6 +17,9 @@ struct Bench: ParsableCommand {
         defaultSubcommand: Run.self)
 }
 
+/// `--names camera|pixel`.
+extension LibraryBuilder.Naming: ExpressibleByArgument {}
+
 /// Where the source pairs come from.
 struct SourceOptions: ParsableArguments {
     @Option(help: "The real-device corpus (manifest.json); default ../shared/corpus beside the repository.")

@@ -123,6 +123,7 @@ import Testing
                     #expect(Array(summary.fileName.utf8) == Array(plain[i].fileName.utf8), "\(path)")
                     #expect(summary.withNameBytes { Array($0) } == Array(plain[i].fileName.utf8), "\(path)")
                     #expect(summary.splitsAsHeld == plain[i].splitsAsHeld && summary.splitName == plain[i].splitName, "\(path)")
+                    #expect(summary.nameKey == Pairing.nameKey(plain[i].fileName), "\(path)")
                     #expect(summary.folder?.text == plain[i].folder?.text)
                 }
                 if i < start { #expect(held[i].folder === plain[i].folder) }

@@ -162,12 +162,20 @@ public struct LintEngine: Sendable {
     /// working lists freed: a library-sized scan hands the freed pages back to the system there
     /// (`HeapTrim`), as the allocator keeps them resident otherwise (issue 13: on a million
     /// files, 10 MiB through the pair rules and the report).
+    ///
+    /// With `partition`, the files are cut into buckets of about that many files, each of whole
+    /// groups of files tied by a folder or an identifier (``Partition``), and pairing, the scan
+    /// rules and the consumers' library facts work on one bucket at a time: their working lists
+    /// and indexes then cover a bucket, not the library (issue 13). The result is the same.
     public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
                     fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil,
-                    afterPhase: (() -> Void)? = nil) -> LintResult {
+                    afterPhase: (() -> Void)? = nil, partition: Int? = nil) -> LintResult {
+        let summaries = consume summaries
+        var buckets = partition.flatMap { summaries.count > $0 ? Partition(summaries, target: max(1, $0)) : nil }
+            .flatMap { $0.count > 1 ? $0 : nil }
         // The pairs hold the summaries; the result's files and records are read from them
         // (issue 13: no second list of either beside the pairs).
-        let pairs = Pairing.pairList(consume summaries)
+        let pairs = Pairing.pairList(consume summaries, partition: buckets)
         afterPhase?()
         var findings: [Finding] = fileFindings ?? []
         if fileFindings == nil, !fileRules.isEmpty {
@@ -176,28 +184,45 @@ public struct LintEngine: Sendable {
         // The scan rules first: their indexes and working lists are gone before the pair loop
         // (a scan's peak memory, issue 13).
         if !scanRules.isEmpty {
-            let context = ScanContext(pairs: pairs)
-            Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
+            if let buckets {
+                pairs.forEachBucket(of: buckets) { bucket, _ in
+                    let context = ScanContext(pairs: bucket)
+                    Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
+                }
+            } else {
+                let context = ScanContext(pairs: pairs)
+                Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
+            }
         }
+        // Without consumers, the pairs go through their rules in order, in one run.
+        if consumers.isEmpty { buckets = nil }
         afterPhase?()
         // Pair by pair: the full halves, the pair rules, the consumers' verdicts (what a record
-        // holds beyond its pair, kept as `extras`).
-        let library = consumers.isEmpty ? nil : LibraryFacts(pairs: pairs)
-        var extras: [Boxed<PairRecord.Rare>?] = []
-        if library != nil { extras.reserveCapacity(pairs.count) }
-        let needsFull = !pairRules.isEmpty || library != nil || onPair != nil
+        // holds beyond its pair, kept as `extras`, by pair index).
+        var extras: [Boxed<PairRecord.Rare>?] = consumers.isEmpty ? [] : Array(repeating: nil, count: pairs.count)
+        let needsFull = !pairRules.isEmpty || !consumers.isEmpty || onPair != nil
         var complete = 0
-        for i in pairs.indices {
-            if pairs.isComplete(i) { complete += 1 }
-            guard needsFull else { continue }
-            let summary = pairs[i]
-            let pair = summary.full(from: store)
-            onPair?(pair)
-            Self.collect(pairRules, into: &findings) { $0.check(pair: pair) }
-            if let library {
-                var record = summary.record
-                record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
-                extras.append(record.rare)
+        for i in pairs.indices where pairs.isComplete(i) { complete += 1 }
+        func check(_ list: PairList, _ indices: [Int32]?) {
+            let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
+            for k in list.indices {
+                let summary = list[k]
+                let pair = summary.full(from: store)
+                onPair?(pair)
+                Self.collect(pairRules, into: &findings) { $0.check(pair: pair) }
+                if let library {
+                    var record = summary.record
+                    record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
+                    extras[indices.map { Int($0[k]) } ?? k] = record.rare
+                }
+            }
+        }
+        if needsFull {
+            // The consumers' facts cover one bucket at a time.
+            if let buckets {
+                pairs.forEachBucket(of: buckets) { check($0, $1) }
+            } else {
+                check(pairs, nil)
             }
         }
         findings.sort(by: Self.findingOrder)

@@ -13,7 +13,13 @@ public struct PairList: RandomAccessCollection, Sendable {
     private let members: [FileSummary]
     private let spans: [Span]
     /// The archive of each archived pair, by pair index (few).
-    private let archives: [Int32: String]
+    private let archives: [Int32: Archive]
+
+    /// An archived pair's `.livp`: its path, and its index in ``files`` (-1: not among them).
+    struct Archive: Sendable {
+        var path: String
+        var file: Int32
+    }
 
     /// One pair: its halves' indices (-1: none) and how it was paired.
     struct Span: Sendable {
@@ -22,7 +28,7 @@ public struct PairList: RandomAccessCollection, Sendable {
         var method: PairingMethod
     }
 
-    init(files: [FileSummary], members: [FileSummary], spans: [Span], archives: [Int32: String]) {
+    init(files: [FileSummary], members: [FileSummary], spans: [Span], archives: [Int32: Archive]) {
         self.files = files
         self.members = members
         self.spans = spans
@@ -33,14 +39,14 @@ public struct PairList: RandomAccessCollection, Sendable {
     public init(_ pairs: [PairSummary]) {
         var files: [FileSummary] = []
         var spans: [Span] = []
-        var archives: [Int32: String] = [:]
+        var archives: [Int32: Archive] = [:]
         func add(_ half: FileSummary?) -> Int32 {
             guard let half else { return -1 }
             files.append(half)
             return Int32(files.count - 1)
         }
         for pair in pairs {
-            if let archive = pair.archive { archives[Int32(spans.count)] = archive }
+            if let archive = pair.archive { archives[Int32(spans.count)] = Archive(path: archive, file: -1) }
             spans.append(Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
         }
         self.init(files: files, members: [], spans: spans, archives: archives)
@@ -52,7 +58,33 @@ public struct PairList: RandomAccessCollection, Sendable {
     public subscript(i: Int) -> PairSummary {
         let span = spans[i]
         return PairSummary(still: half(span.still), movie: half(span.movie), pairedBy: span.method,
-                           archive: archives.isEmpty ? nil : archives[Int32(i)])
+                           archive: archives.isEmpty ? nil : archives[Int32(i)]?.path)
+    }
+
+    /// The pairs of each bucket of `partition` (whose buckets index ``files``), one bucket at a
+    /// time: `body` gets a list of that bucket's pairs, in this list's order and sharing its
+    /// summaries, and each one's index here. An archive's pair goes with its `.livp`.
+    func forEachBucket(of partition: Partition, _ body: (PairList, [Int32]) -> Void) {
+        let bucketOf = partition.bucketOf
+        let (order, ends) = partition.group(spans.count) { i in
+            let span = spans[i]
+            let half = span.still >= 0 ? span.still : span.movie
+            if half >= 0, Int(half) < files.count { return Int(bucketOf[Int(half)]) }
+            let file = archives[Int32(i)]?.file ?? -1
+            precondition(file >= 0 && Int(file) < files.count, "an archived pair knows its archive")
+            return Int(bucketOf[Int(file)])
+        }
+        var start = 0
+        for end in ends {
+            let indices = Array(order[start..<end])
+            start = end
+            guard !indices.isEmpty else { continue }
+            var archived: [Int32: Archive] = [:]
+            if !archives.isEmpty {
+                for (k, i) in indices.enumerated() { if let a = archives[i] { archived[Int32(k)] = a } }
+            }
+            body(PairList(files: files, members: members, spans: indices.map { spans[Int($0)] }, archives: archived), indices)
+        }
     }
 
     /// True when pair `i` has both halves (without building the pair).

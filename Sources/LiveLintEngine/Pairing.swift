@@ -33,8 +33,16 @@ public enum Pairing {
     /// makes no second copy of the halves, and builds each pair's indices once, in their final
     /// order (issue 13).
     public static func pairList(_ files: consuming [FileSummary]) -> PairList {
+        pairList(files, partition: nil)
+    }
+
+    /// ``pairList(_:)``, each bucket of `partition` (groups no pairing decision crosses) paired
+    /// on its own: the lists sorted and matched cover one bucket at a time (issue 13). The list
+    /// is the same as without it.
+    static func pairList(_ files: consuming [FileSummary], partition: Partition?) -> PairList {
         let files = consume files
         var archived: [PairSummary] = []
+        var archivedFrom: [Int32] = []
         // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
         loose.reserveCapacity(files.count)
@@ -50,13 +58,43 @@ public enum Pairing {
                     if pair.isComplete { pair.pairedBy = .archive }
                     pair.archive = files[i].path
                     archived.append(pair)
+                    archivedFrom.append(Int32(i))
                 }
             case .unknown: continue
             }
         }
-        archived.sort(by: pairOrder)
+        // Sorted as a stable sort of the pairs alone would sort them, each with its archive.
+        let archiveOrder = archived.indices.sorted { pairOrder(archived[$0], archived[$1]) }
+        archived = archiveOrder.map { archived[$0] }
+        archivedFrom = archiveOrder.map { archivedFrom[$0] }
         let ranks = PathRanks(files)
-        var made = pairHalves(&loose, of: files, ranks: ranks)
+        var made: [Made]
+        if let partition, partition.count > 1 {
+            // Each bucket's halves in their order (the sorts below are stable, so a bucket's
+            // pairs come in the order the whole library's would give them).
+            var (order, ends) = partition.group(loose.count) { Int(partition.bucketOf[Int(loose[$0])]) }
+            for k in order.indices { order[k] = loose[Int(order[k])] }
+            loose = []
+            // Each bucket's pairs, then one list of them all made at its size (a list grown by
+            // doubling holds up to twice its pairs while it grows).
+            var parts: [[Made]] = []
+            var start = 0
+            for end in ends {
+                var halves = Array(order[start..<end])
+                start = end
+                guard !halves.isEmpty else { continue }
+                parts.append(pairHalves(&halves, of: files, ranks: ranks))
+            }
+            order = []
+            made = []
+            made.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+            for k in parts.indices {
+                made += parts[k]
+                parts[k] = []
+            }
+        } else {
+            made = pairHalves(&loose, of: files, ranks: ranks)
+        }
         // pairOrder's order, its paths compared by rank (or in place).
         files.withUnsafeBufferPointer { f in
             func compare(_ a: Int32, _ b: Int32) -> Int { ranks?.compare(a, b) ?? FileSummary.comparePaths(f[Int(a)], f[Int(b)]) }
@@ -76,15 +114,16 @@ public enum Pairing {
         var spans: [PairList.Span] = []
         spans.reserveCapacity(archived.count + made.count)
         var members: [FileSummary] = []
-        var archives: [Int32: String] = [:]
+        var archives: [Int32: PairList.Archive] = [:]
         let count = files.count
-        func appendArchived(_ pair: PairSummary) {
+        func appendArchived(_ k: Int) {
+            let pair = archived[k]
             func add(_ half: FileSummary?) -> Int32 {
                 guard let half else { return -1 }
                 members.append(half)
                 return Int32(count + members.count - 1)
             }
-            archives[Int32(spans.count)] = pair.archive
+            archives[Int32(spans.count)] = PairList.Archive(path: pair.archive ?? "", file: archivedFrom[k])
             spans.append(PairList.Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
         }
         var next = 0
@@ -92,14 +131,14 @@ public enum Pairing {
             if next < archived.count {
                 let pair = m.summary(in: files)
                 while next < archived.count, !pairOrder(pair, archived[next]) {
-                    appendArchived(archived[next])
+                    appendArchived(next)
                     next += 1
                 }
             }
             spans.append(m)
         }
         made = []
-        for pair in archived[next...] { appendArchived(pair) }
+        for k in next..<archived.count { appendArchived(k) }
         return PairList(files: files, members: members, spans: spans, archives: archives)
     }
 

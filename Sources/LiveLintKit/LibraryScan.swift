@@ -51,6 +51,12 @@ public struct LintOptions: Sendable {
 
     /// The default for ``spillAbove``: 10,000 files (about 8 MiB of full records).
     public static let defaultSpillAbove = 10_000
+    /// Pairing, the scan rules and the consumers' facts work on buckets of about this many files,
+    /// each of whole groups of files tied by a folder or an identifier (``LintEngine/run(summaries:store:root:fileFindings:onPair:afterPhase:partition:)``);
+    /// nil: on the whole library at once. The report is the same either way.
+    public var partition: Int? = LintOptions.defaultPartition
+    /// The default for ``partition``: 16,384 files.
+    public static let defaultPartition = 16_384
 
     public init(paths: [String], configuration: ConfigurationSource = .discover, baseline: String? = nil,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs, shard: Shard? = nil,
@@ -201,7 +207,7 @@ public struct LibraryScan: Sendable {
                                 onPair: { pair in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }
-        }, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil)
+        }, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: options.partition)
         if wantsMedia {
             for i in result.pairs.indices { result.pairs[i].media = media[PairMediaKey(result.pairs[i])] }
         }

@@ -77,6 +77,23 @@ import Testing
         #expect(quiet == one)
     }
 
+    /// Pairing and the scan rules by buckets of whole groups (as a library of more than
+    /// ``LintOptions/defaultPartition`` files is read) give the result of a run on the whole, the
+    /// consumers' verdicts included.
+    @Test func bucketsOfTheLibraryGiveTheWholeResult() async throws {
+        var options = LintOptions(paths: [Self.library], configuration: .defaults)
+        options.consumers = ["all"]
+        options.partition = nil
+        let (whole, _) = try await Self.scan(options)
+        #expect(whole.pairs.contains { !$0.consumers.isEmpty } && whole.findings.count > 10)
+        for size in [1, 4, 16] {
+            options.partition = size
+            let (parts, _) = try await Self.scan(options)
+            #expect(parts == whole, "buckets of \(size)")
+            #expect(Array(parts.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
+        }
+    }
+
     @Test func shardsSplitTheLibraryAndEveryShardReadsEveryFile() async throws {
         let (whole, wholeEvents) = try await Self.scan(LintOptions(paths: [Self.library], configuration: .defaults))
         var findings: [Finding] = []

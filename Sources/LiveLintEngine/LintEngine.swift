@@ -144,7 +144,8 @@ public struct LintEngine: Sendable {
     ///
     /// A pipeline that ran the file rules already, on each file as it was read
     /// (``fileFindings(_:)``), passes what they found as `fileFindings` so they are not run again;
-    /// `onPair` sees every pair (complete or not), in pairing order, before its pair rules run.
+    /// `onPair` sees every pair (complete or not), before its pair rules run: in pairing order, or
+    /// with consumers and a partition, bucket by bucket (each bucket's in that order).
     public func run(files: [MediaFile], root: String, fileFindings: [Finding]? = nil,
                     onPair: ((LivePair) -> Void)? = nil) -> LintResult {
         let list = FileList(files)

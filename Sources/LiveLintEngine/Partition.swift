@@ -81,16 +81,15 @@ struct Partition {
             let ra = root(a), rb = root(b)
             if ra < rb { p[Int(rb)] = ra } else if rb < ra { p[Int(ra)] = rb }
         }
-        // Folders, as `Pairing.split` cuts them (its folder with a `/`, "" for none). A run of
-        // files held in one folder object is tied without its text looked up.
+        // Folders, as `Pairing.split` cuts them, each with a `/` after it (a held folder's text:
+        // `/` for a file at the root of the file system, whose folder `Pairing.split` gives as
+        // "", as it does a bare name's). A run of files held in one folder object is tied
+        // without its text looked up.
         var folders: [String: Int32] = [:]
         func tie(_ i: Int32, folder key: String) {
             if let first = folders[key] { union(i, first) } else { folders[key] = i }
         }
-        func splitKey(_ path: String) -> String {
-            let folder = Pairing.split(path).folder
-            return folder.isEmpty ? "" : folder + "/"
-        }
+        func splitKey(_ path: String) -> String { Pairing.split(path).folder + "/" }
         var previousHeld = false
         for i in f.indices {
             let file = f[i]
@@ -98,7 +97,7 @@ struct Partition {
             if held, previousHeld, PathFolder.sameText(file.folder, f[i - 1].folder) {
                 union(Int32(i), Int32(i - 1))
             } else {
-                tie(Int32(i), folder: held ? file.folder?.text ?? "" : splitKey(file.path))
+                tie(Int32(i), folder: held ? file.folder?.text ?? "/" : splitKey(file.path))
             }
             previousHeld = held
             for member in file.members ?? [] { tie(Int32(i), folder: splitKey(member.path)) }

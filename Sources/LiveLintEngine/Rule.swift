@@ -31,6 +31,13 @@ public protocol PairRule: Rule {
 }
 
 /// A rule that needs the whole scan at once (duplicates, orphans).
+///
+/// A library of more than `LintOptions.partition` files (16,384) is checked a bucket at a time
+/// (``Partition``): a bucket holds every file that shares a folder (as `Pairing.split` cuts the
+/// path) or an identifier (as it is, or ignoring case) with one of its files, transitively. A
+/// scan rule may weigh files against one another only by those: one that compared files of two
+/// folders by anything else (a name alone, a date) would see only part of what it compares, and
+/// must add its key to `Partition.tie` first (`PartitionTests` checks every tie).
 public protocol ScanRule: Rule {
     func check(scan: ScanContext) -> [Violation]
 }

@@ -24,8 +24,9 @@ import Testing
         // Text identifiers equal ignoring case, and texts `==` that upper-case apart.
         [.jpeg("t1/IMG_1.JPG", id: "abc-1"), .mov("t2/IMG_1.MOV", id: "ABC-1")],
         [.jpeg("g1/IMG_1.JPG", id: greekA), .mov("g2/IMG_1.MOV", id: greekB)],
-        // A name whose `/` takes a combining mark is split as a bare name: tied to the bare names.
-        [.jpeg("n1/\u{301}x.JPG", id: nil), .mov("x.MOV", id: nil)],
+        // A name whose `/` takes a combining mark is split as a bare name: tied to the bare names,
+        // and to the files at the root of the file system, whose folder `Pairing.split` gives as "".
+        [.jpeg("n1/\u{301}x.JPG", id: nil), .mov("x.MOV", id: nil), .jpeg("/IMG_1.JPG", id: nil), .mov("/K.MOV", id: nil)],
         // An archive, by its member's identifier, and by its members' folder (`l3/c.livp!`), which
         // a loose file named with a `!` (`c.livp!IMG_6.MOV` in `l3`) shares.
         [.livp("l1/b.livp", members: [.jpeg("IMG_5.JPG", id: "6C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10")]),
@@ -81,6 +82,8 @@ import Testing
             .livp("g/IMG_0007.livp", members: [.jpeg("IMG_0007.JPG", id: Sample.uuidC), .mov("IMG_0007.MOV", id: Sample.uuidC)]),
             .jpeg("h/\u{424}\u{43E}\u{442}\u{43E}.JPG", id: nil), .mov("h/\u{424}\u{43E}\u{442}\u{43E}.MOV", id: nil),
             .jpeg("IMG_bare.JPG", id: nil), .mov("IMG_bare.MOV", id: "7C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10"),
+            .jpeg("/IMG_0010.JPG", id: nil), .mov("IMG_0010.MOV", id: nil), .jpeg("/IMG_E0011.JPG", id: nil), .jpeg("IMG_0011.JPG", id: nil),
+            .jpeg("/K.JPG", id: nil), .mov("/\u{212A}.MOV", id: nil),
             .mov("o/IMG_0008.MOV", id: "8C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10"),
             .jpeg("p/IMG_0009.JPG", id: "9C1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10"), .mov("p/IMG_0009.MOV", id: "9D1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10"),
         ]

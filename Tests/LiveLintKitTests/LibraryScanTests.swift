@@ -94,6 +94,23 @@ import Testing
         }
     }
 
+    /// The same on the real device files of `../shared/corpus` (stills and movies of many cameras
+    /// and apps, motion photos, `.livp` archives), with the sample library beside them.
+    @Test(.enabled(if: TestPaths.corpusPresent, "needs ../shared/corpus"))
+    func bucketsOfTheCorpusGiveTheWholeResult() async throws {
+        var options = LintOptions(paths: [TestPaths.corpus.path, Self.library], configuration: .defaults)
+        options.consumers = ["all"]
+        options.partition = nil
+        let (whole, _) = try await Self.scan(options)
+        #expect(whole.summary.pairs > 10)
+        for size in [1, 7] {
+            options.partition = size
+            let (parts, _) = try await Self.scan(options)
+            #expect(parts == whole, "buckets of \(size)")
+            #expect(Array(parts.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
+        }
+    }
+
     @Test func shardsSplitTheLibraryAndEveryShardReadsEveryFile() async throws {
         let (whole, wholeEvents) = try await Self.scan(LintOptions(paths: [Self.library], configuration: .defaults))
         var findings: [Finding] = []

@@ -1,6 +1,7 @@
 @testable import LiveLintEngine
 import LiveModel
 import Rules
+import TestSupport
 import Testing
 
 /// The engine's buckets (issue 13): files that pairing or a scan rule could weigh against one
@@ -107,5 +108,45 @@ import Testing
             #expect(rules.isSuperset(of: ["duplicate-identifier", "name-identifier-conflict", "edited-version", "orphan-movie",
                                           "identifier-case-mismatch", "identifier-mismatch"]), "\(rules)")
         }
+    }
+
+    /// Random libraries drawn from few folders, names and identifiers (so that ties cross: one
+    /// identifier in several folders and cases, one name in several folders, edits, Takeout
+    /// names, archives, bare names and files at the root of the file system), linted by buckets
+    /// of 1 to 4 files and whole: the same result, every time.
+    @Test(arguments: Array(1...12) as [UInt64])
+    func randomLibrariesLintAsAWhole(seed: UInt64) throws {
+        var rng = SplitMix(seed: seed)
+        // Enough folders and identifiers that most groups are small and a few cross.
+        let folders = ["a/", "b/", "caf\u{E9}/", "cafe\u{301}/", "", "/", "a/b/", "n/\u{301}"] + (0..<40).map { "f\($0)/" }
+        let stems = ["IMG_0001", "IMG_E0001", "IMG_0001(1)", "IMG_0002", "PXL_20231105_123456789", "K", "\u{212A}"]
+        let uuids = (10..<50).map { "\($0)1F8D2A-0B7E-4F4C-9A61-3D2E8C7B9F10" }
+        let ids: [String?] = Array(repeating: nil, count: 60) + [Self.upper, Self.lower, Self.mixed, "abc-1", "ABC-1", Self.greekA, Self.greekB]
+            + uuids + uuids.prefix(4).map { $0.lowercased() } + (0..<6).map { "text-\($0)" }
+        func pick<T>(_ list: [T]) -> T { list[Int(rng.next() % UInt64(list.count))] }
+        var files: [MediaFile] = []
+        var paths = Set<String>()
+        for _ in 0..<(40 + Int(rng.next() % 40)) {
+            let base = pick(folders) + pick(stems)
+            let file: MediaFile
+            switch rng.next() % 7 {
+            case 0: file = .livp(base + ".livp", members: [.jpeg("IMG_9.JPG", id: pick(ids)), .mov("IMG_9.MOV", id: pick(ids))])
+            case 1, 2: file = .mov(base + ".MOV", id: pick(ids))
+            case 3: file = .heic(base + ".HEIC", id: pick(ids))
+            default: file = .jpeg(base + ".JPG", id: pick(ids))
+            }
+            if paths.insert(file.path).inserted { files.append(file) }
+        }
+        let engine = try LintEngine(rules: builtinRules, configuration: Configuration(consumers: ["all"]))
+        let list = FileList(files)
+        // Not one group: the buckets are many.
+        #expect(Partition(list.summaries, target: 1).count > files.count / 4, "seed \(seed)")
+        let whole = engine.run(summaries: list.summaries, store: list, root: "scan")
+        for target in [1, 2, 4] {
+            let parts = engine.run(summaries: list.summaries, store: list, root: "scan", partition: target)
+            #expect(parts == whole, "seed \(seed), buckets of \(target)")
+            #expect(Array(parts.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
+        }
+        #expect(whole.findings.count > 5)
     }
 }

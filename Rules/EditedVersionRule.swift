@@ -60,14 +60,14 @@ public struct EditedVersionRule: ScanRule {
         // original's (issue 13: no dictionary of every file at a large scan's peak).
         var candidates: [FolderStem: [String]] = [:]
         var originalKeys: Set<FolderStem> = []
-        // Each half's stem read from its name as `Pairing.split` gives it (``FileSummary/splitName``:
-        // as held for an ASCII path, no path built); a path is built and split only for a half
+        // Each half's stem read from its name as `Pairing.split` gives it (``FileSummary/splitStem``:
+        // as held for an ASCII path, no path or whole name built); a path is built and split only for a half
         // the rule keeps (issue 13: building every path was 0.6 points of a cached run's profile on
         // 50,000 pairs).
         func forEveryHalf(_ body: (_ file: FileSummary, _ stem: String) -> Void) {
             for index in scan.pairs.indices {
-                scan.pairs.withHalf(index, stills: true) { body($0, LibraryFacts.stem($0.splitName)) }
-                scan.pairs.withHalf(index, stills: false) { body($0, LibraryFacts.stem($0.splitName)) }
+                scan.pairs.withHalf(index, stills: true) { body($0, $0.splitStem) }
+                scan.pairs.withHalf(index, stills: false) { body($0, $0.splitStem) }
             }
         }
         func place(_ file: FileSummary, _ stem: String) -> (path: String, key: FolderStem) {

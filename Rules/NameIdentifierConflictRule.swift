@@ -150,7 +150,7 @@ public struct NameIdentifierConflictRule: ScanRule {
             hasher.combine(file.nameKey)
         } else {
             let (folder, name) = Pairing.split(file.path)
-            hasher.combine((folder + "/").hashValue)
+            hasher.combine(FileSummary.splitFolderKey(split: folder).hashValue)
             hasher.combine(Pairing.nameKey(name))
         }
         return hasher.finalize()
@@ -160,13 +160,15 @@ public struct NameIdentifierConflictRule: ScanRule {
     /// folder: the pairs come in path order, so one folder's halves mostly follow one another.
     private struct FolderHashes {
         private var last: PathFolder?
-        private var lastHash = "/".hashValue
+        private var lastHash: Int?
+        /// The hash of the ``FileSummary/splitFolderKey`` of a summary in `folder` that
+        /// ``FileSummary/splitsAsHeld``.
         mutating func hash(of folder: PathFolder?) -> Int {
-            if folder !== last {
-                last = folder
-                lastHash = (folder?.text ?? "/").hashValue
-            }
-            return lastHash
+            if let lastHash, folder === last { return lastHash }
+            last = folder
+            let hash = FileSummary.splitFolderKey(held: folder).hashValue
+            lastHash = hash
+            return hash
         }
     }
 

@@ -72,8 +72,7 @@ public struct FileSummary: PairHalf {
             guard let folder else { return name }
             guard isHeld else { return folder.text + name }
             // The folder's bytes and the held name's, copied once into the path's string.
-            var text = folder.text
-            return text.withUTF8 { head in
+            return PathFolder.withBytes(folder) { head in
                 withNameBytes { tail in
                     String(unsafeUninitializedCapacity: head.count + tail.count) { path in
                         _ = path.initialize(fromContentsOf: head)
@@ -114,7 +113,7 @@ public struct FileSummary: PairHalf {
     /// ``Pairing/nameKey(_:)`` of ``fileName``, from the name's bytes where they are ASCII (a
     /// held name makes no string of its own first).
     public var nameKey: String {
-        withASCIIName(Pairing.asciiNameKey) ?? Pairing.nameKey(fileName)
+        withASCIIName(Pairing.asciiNameKey) ?? Pairing.characterNameKey(fileName)
     }
 
     /// `body` on the bytes of ``fileName`` when it is all ASCII; else nil.
@@ -187,7 +186,7 @@ public struct FileSummary: PairHalf {
                 keys.append(key)
                 end += 1
             }
-            if keys.contains(where: { $0 != nil }) {
+            if !bytes.isEmpty {  // some name of the run is held (none is empty)
                 let shared = PathFolder(sharing: folder, names: bytes)
                 for (k, key) in zip(i..<end, keys) {
                     if let key { summaries[k].name = key }
@@ -211,6 +210,33 @@ public struct FileSummary: PairHalf {
     /// The name `Pairing.split` gives the path: ``fileName`` where ``splitsAsHeld``, no path built;
     /// else split from the path.
     public var splitName: String { splitsAsHeld ? fileName : Pairing.split(path).name }
+
+    /// The folder `Pairing.split` gives the path, with a `/` after it: two files share it exactly
+    /// when `Pairing.split` gives them one folder. Where ``splitsAsHeld`` it is the folder's text
+    /// as held, and `/` for none (a bare name, whose folder `Pairing.split` gives as "", like a
+    /// file at the root of the file system, whose held folder is `/`); else the path is split.
+    /// What pairing by name and the rules keyed like it group files by
+    /// (`name-identifier-conflict`, the engine's buckets).
+    public var splitFolderKey: String {
+        splitsAsHeld ? Self.splitFolderKey(held: folder) : Self.splitFolderKey(split: Pairing.split(path).folder)
+    }
+
+    /// ``splitFolderKey`` of a summary that ``splitsAsHeld`` in `folder`.
+    public static func splitFolderKey(held folder: PathFolder?) -> String { folder?.text ?? "/" }
+
+    /// ``splitFolderKey`` of a path whose folder `Pairing.split` gives as `folder`.
+    public static func splitFolderKey(split folder: String) -> String { folder + "/" }
+
+    /// `LibraryFacts.stem` of ``splitName``: for a held name, made from its bytes, with no string
+    /// of the whole name first.
+    public var splitStem: String {
+        guard isHeld, splitsAsHeld else { return LibraryFacts.stem(splitName) }
+        return withNameBytes { b in
+            // The last dot, unless it starts the name (an ASCII name: one byte a `Character`).
+            let dot = b.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 > 0 ? $0 : nil } ?? b.count
+            return String(decoding: UnsafeBufferPointer(rebasing: b[..<dot]), as: UTF8.self)
+        }
+    }
 
     /// The index of the file's full record in its ``FileStore``; for a `.livp` member, the
     /// archive's. A scan holds far fewer than 2³¹ files.

@@ -144,8 +144,7 @@ public struct LintEngine: Sendable {
     ///
     /// A pipeline that ran the file rules already, on each file as it was read
     /// (``fileFindings(_:)``), passes what they found as `fileFindings` so they are not run again;
-    /// `onPair` sees every pair (complete or not), before its pair rules run: in pairing order, or
-    /// with consumers and a partition, bucket by bucket (each bucket's in that order).
+    /// `onPair` sees every pair (complete or not), in pairing order, before its pair rules run.
     public func run(files: [MediaFile], root: String, fileFindings: [Finding]? = nil,
                     onPair: ((LivePair) -> Void)? = nil) -> LintResult {
         let list = FileList(files)
@@ -167,7 +166,8 @@ public struct LintEngine: Sendable {
     /// With `partition`, the files are cut into buckets of about that many files, each of whole
     /// groups of files tied by a folder or an identifier (``Partition``), and pairing, the scan
     /// rules and the consumers' library facts work on one bucket at a time: their working lists
-    /// and indexes then cover a bucket, not the library (issue 13). The result is the same.
+    /// and indexes then cover a bucket, not the library (issue 13). The result is the same; with
+    /// consumers, `onPair` then sees the pairs bucket by bucket (each bucket's in pairing order).
     public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
                     fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil,
                     afterPhase: (() -> Void)? = nil, partition: Int? = nil) -> LintResult {
@@ -184,18 +184,18 @@ public struct LintEngine: Sendable {
         }
         // The scan rules first: their indexes and working lists are gone before the pair loop
         // (a scan's peak memory, issue 13).
+        /// `body` on each bucket's pairs with their indices in `pairs`, or on `pairs` whole.
+        func forEachPart(_ body: (PairList, [Int32]?) -> Void) {
+            if let buckets { pairs.forEachBucket(of: buckets) { body($0, $1) } } else { body(pairs, nil) }
+        }
         if !scanRules.isEmpty {
-            if let buckets {
-                pairs.forEachBucket(of: buckets) { bucket, _ in
-                    let context = ScanContext(pairs: bucket)
-                    Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
-                }
-            } else {
-                let context = ScanContext(pairs: pairs)
+            forEachPart { list, _ in
+                let context = ScanContext(pairs: list)
                 Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
             }
         }
-        // Without consumers, the pairs go through their rules in order, in one run.
+        // Only the consumers' facts need buckets from here: without them, the pairs go through
+        // their rules in order, in one run, and the bucket list is let go.
         if consumers.isEmpty { buckets = nil }
         afterPhase?()
         // Pair by pair: the full halves, the pair rules, the consumers' verdicts (what a record
@@ -218,14 +218,7 @@ public struct LintEngine: Sendable {
                 }
             }
         }
-        if needsFull {
-            // The consumers' facts cover one bucket at a time.
-            if let buckets {
-                pairs.forEachBucket(of: buckets) { check($0, $1) }
-            } else {
-                check(pairs, nil)
-            }
-        }
+        if needsFull { forEachPart(check) }
         findings.sort(by: Self.findingOrder)
 
         var baselined = 0

@@ -36,13 +36,13 @@ public enum Pairing {
         pairList(files, partition: nil)
     }
 
-    /// ``pairList(_:)``, each bucket of `partition` (groups no pairing decision crosses) paired
-    /// on its own: the lists sorted and matched cover one bucket at a time (issue 13). The list
-    /// is the same as without it.
+    /// ``pairList(_:)``, each bucket of `partition` (groups no pairing decision crosses; more than
+    /// one) paired on its own: the lists sorted and matched cover one bucket at a time (issue 13).
+    /// The list is the same as without it.
     static func pairList(_ files: consuming [FileSummary], partition: Partition?) -> PairList {
         let files = consume files
-        var archived: [PairSummary] = []
-        var archivedFrom: [Int32] = []
+        // Each archive's pairs, with the archive's index among `files`.
+        var archived: [(pair: PairSummary, file: Int32)] = []
         // Indices as Int32 (half the memory of Int): a scan holds far fewer than 2³¹ files.
         var loose: [Int32] = []
         loose.reserveCapacity(files.count)
@@ -57,19 +57,15 @@ public enum Pairing {
                     var pair = m.summary(in: members)
                     if pair.isComplete { pair.pairedBy = .archive }
                     pair.archive = files[i].path
-                    archived.append(pair)
-                    archivedFrom.append(Int32(i))
+                    archived.append((pair, Int32(i)))
                 }
             case .unknown: continue
             }
         }
-        // Sorted as a stable sort of the pairs alone would sort them, each with its archive.
-        let archiveOrder = archived.indices.sorted { pairOrder(archived[$0], archived[$1]) }
-        archived = archiveOrder.map { archived[$0] }
-        archivedFrom = archiveOrder.map { archivedFrom[$0] }
+        archived.sort { pairOrder($0.pair, $1.pair) }
         let ranks = PathRanks(files)
         var made: [Made]
-        if let partition, partition.count > 1 {
+        if let partition {
             // Each bucket's halves in their order (the sorts below are stable, so a bucket's
             // pairs come in the order the whole library's would give them).
             var (order, ends) = partition.group(loose.count) { Int(partition.bucketOf[Int(loose[$0])]) }
@@ -116,29 +112,29 @@ public enum Pairing {
         var members: [FileSummary] = []
         var archives: [Int32: PairList.Archive] = [:]
         let count = files.count
-        func appendArchived(_ k: Int) {
-            let pair = archived[k]
+        func appendArchived(_ entry: (pair: PairSummary, file: Int32)) {
+            let pair = entry.pair
             func add(_ half: FileSummary?) -> Int32 {
                 guard let half else { return -1 }
                 members.append(half)
                 return Int32(count + members.count - 1)
             }
-            archives[Int32(spans.count)] = PairList.Archive(path: pair.archive ?? "", file: archivedFrom[k])
+            archives[Int32(spans.count)] = PairList.Archive(path: files[Int(entry.file)].path, file: entry.file)
             spans.append(PairList.Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
         }
         var next = 0
         for m in made {
             if next < archived.count {
                 let pair = m.summary(in: files)
-                while next < archived.count, !pairOrder(pair, archived[next]) {
-                    appendArchived(next)
+                while next < archived.count, !pairOrder(pair, archived[next].pair) {
+                    appendArchived(archived[next])
                     next += 1
                 }
             }
             spans.append(m)
         }
         made = []
-        for k in next..<archived.count { appendArchived(k) }
+        for entry in archived[next...] { appendArchived(entry) }
         return PairList(files: files, members: members, spans: spans, archives: archives)
     }
 

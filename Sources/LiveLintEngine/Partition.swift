@@ -14,7 +14,7 @@ import LiveModel
 /// whole library; their union is the library's outcome, and sorting it gives the same lists.
 ///
 /// A group is as large as the files it ties: a library in one folder is one group. Buckets fill
-/// in walk order, a group at a time, up to ``target`` files (a larger group is a bucket alone).
+/// in walk order, a group at a time, up to the target's files (a larger group is a bucket alone).
 struct Partition {
     /// Each file's bucket, by its index among the summaries.
     let bucketOf: [Int32]
@@ -81,15 +81,12 @@ struct Partition {
             let ra = root(a), rb = root(b)
             if ra < rb { p[Int(rb)] = ra } else if rb < ra { p[Int(ra)] = rb }
         }
-        // Folders, as `Pairing.split` cuts them, each with a `/` after it (a held folder's text:
-        // `/` for a file at the root of the file system, whose folder `Pairing.split` gives as
-        // "", as it does a bare name's). A run of files held in one folder object is tied
-        // without its text looked up.
+        // Folders, as `Pairing.split` cuts them (``FileSummary/splitFolderKey``). A run of files
+        // held in one folder object is tied without its text looked up.
         var folders: [String: Int32] = [:]
         func tie(_ i: Int32, folder key: String) {
             if let first = folders[key] { union(i, first) } else { folders[key] = i }
         }
-        func splitKey(_ path: String) -> String { Pairing.split(path).folder + "/" }
         var previousHeld = false
         for i in f.indices {
             let file = f[i]
@@ -97,10 +94,10 @@ struct Partition {
             if held, previousHeld, PathFolder.sameText(file.folder, f[i - 1].folder) {
                 union(Int32(i), Int32(i - 1))
             } else {
-                tie(Int32(i), folder: held ? file.folder?.text ?? "/" : splitKey(file.path))
+                tie(Int32(i), folder: held ? FileSummary.splitFolderKey(held: file.folder) : file.splitFolderKey)
             }
             previousHeld = held
-            for member in file.members ?? [] { tie(Int32(i), folder: splitKey(member.path)) }
+            for member in file.members ?? [] { tie(Int32(i), folder: member.splitFolderKey) }
         }
         folders = [:]
 
@@ -146,17 +143,15 @@ struct Partition {
         uuids.sort { bits($0) < bits($1) }
         for k in uuids.indices.dropFirst() where bits(uuids[k]) == bits(uuids[k - 1]) { union(uuids[k], uuids[k - 1]) }
         foldedUUIDs.sort { ($0.high, $0.low) < ($1.high, $1.low) }
+        // Both lists sorted by the bits: walked side by side, each entry tied to the one before
+        // it with the same bits and to a file holding them as its own identifier.
+        var j = 0
         for (k, entry) in foldedUUIDs.enumerated() {
             if k > 0, (foldedUUIDs[k - 1].high, foldedUUIDs[k - 1].low) == (entry.high, entry.low) {
                 union(entry.file, foldedUUIDs[k - 1].file)
             }
-            // The files holding these bits as their own identifier.
-            var low = 0, high = uuids.count
-            while low < high {
-                let mid = (low + high) / 2
-                if bits(uuids[mid]) < (entry.high, entry.low) { low = mid + 1 } else { high = mid }
-            }
-            if low < uuids.count, bits(uuids[low]) == (entry.high, entry.low) { union(entry.file, uuids[low]) }
+            while j < uuids.count, bits(uuids[j]) < (entry.high, entry.low) { j += 1 }
+            if j < uuids.count, bits(uuids[j]) == (entry.high, entry.low) { union(entry.file, uuids[j]) }
         }
     }
 

@@ -102,6 +102,7 @@ import Testing
         "a/\u{0}x.JPG", "a/\u{0}", "a/\u{0}\u{E9}t\u{E9}_and_a_long_tail.JPG", "b/20231105_123456.jpg", "b/\u{424}\u{43E}\u{442}\u{43E}_2023_long.JPG",
         "PXL_bare_name_that_is_long.jpg", "x.livp!IMG_000000000001.JPG.jpeg", "a/IMG_1.MOV", "caf\u{E9}/PXL_20231105_123456789.jpg",
         "a/PXL_20231105_123456789(1).jpg", "a/PXL_20231105_123456789!x.jpg", "a/a_very_long_file_name_of_thirty.JPG",
+        "/PXL_at_the_root_20231105.jpg", "a/.hidden_long_name_without_dot", "a/.PXL_20231105_123456789.jpg", "n/\u{301}PXL_long_name_x.jpg",
     ]
 
     /// Held from the start, from the middle of a folder's run, and twice: every accessor gives
@@ -124,6 +125,9 @@ import Testing
                     #expect(summary.withNameBytes { Array($0) } == Array(plain[i].fileName.utf8), "\(path)")
                     #expect(summary.splitsAsHeld == plain[i].splitsAsHeld && summary.splitName == plain[i].splitName, "\(path)")
                     #expect(summary.nameKey == Pairing.nameKey(plain[i].fileName), "\(path)")
+                    // The folder and stem as `Pairing.split` gives them, held or not.
+                    #expect(summary.splitFolderKey == Pairing.split(path).folder + "/", "\(path)")
+                    #expect(Array(summary.splitStem.utf8) == Array(LibraryFacts.stem(Pairing.split(path).name).utf8), "\(path)")
                     #expect(summary.folder?.text == plain[i].folder?.text)
                 }
                 if i < start { #expect(held[i].folder === plain[i].folder) }

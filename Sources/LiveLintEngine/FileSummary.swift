@@ -508,3 +508,15 @@ public struct FileList: FileStore {
         return files.indices.map { FileSummary(files[$0], slot: $0, folders: &folders) }
     }
 }
+
+/// A scan's file summaries kept outside memory, read back by index (issue 13, docs/flat-memory.md
+/// step 2: a library's summaries took 53 MiB a million files). The engine reads each bucket's
+/// summaries back to pair and check them, and the result reads them again for the report.
+///
+/// Summary `i` read back is the summary stored `i`-th, field for field and byte for byte.
+public protocol SummaryStore: AnyObject, Sendable {
+    /// How many summaries are stored.
+    var count: Int { get }
+    /// Summary `i` (`0..<count`).
+    func summary(_ i: Int) -> FileSummary
+}

@@ -219,15 +219,111 @@ public struct LintEngine: Sendable {
             }
         }
         if needsFull { forEachPart(check) }
-        findings.sort(by: Self.findingOrder)
+        return result(root: root, findings: findings, files: ScannedFiles(scanOf: pairs), pairs: PairRecords(pairs: pairs, extras: extras),
+                      complete: complete, extras: extras)
+    }
 
+    /// ``run(summaries:store:root:fileFindings:onPair:afterPhase:partition:)`` on summaries kept
+    /// outside memory (`stored`, in the scan's order, each path ordered after the one before it
+    /// as ``FileSummary/comparePaths(_:_:)`` orders them: a walk's order), with what ties them
+    /// (`ties`, gathered as they were stored): each bucket's summaries are read back, paired and
+    /// checked by the scan rules, its pairs by the pair rules and the consumers, and let go; what
+    /// stays is each pair's halves as indices into `stored` (12 bytes a pair) and the result reads
+    /// the summaries back from there (docs/flat-memory.md, step 2). The result is the same,
+    /// byte for byte. `onPair` sees the pairs bucket by bucket.
+    public func run(stored: some SummaryStore, ties: consuming PartitionBuilder, store: some FileStore, root: String,
+                    fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil,
+                    afterPhase: (() -> Void)? = nil, partition target: Int) -> LintResult {
+        let n = stored.count
+        precondition(ties.count == n, "every stored summary was tied")
+        var findings: [Finding] = fileFindings ?? []
+        if fileFindings == nil, !fileRules.isEmpty {
+            for slot in 0..<store.count { findings += self.fileFindings(store.file(atSlot: slot)) }
+        }
+        // The buckets' files in order (the bucket list goes once they are grouped).
+        let order: [Int32], ends: [Int]
+        do {
+            let buckets = ties.partition(target: target)
+            (order, ends) = buckets.group(n) { Int(buckets.bucketOf[$0]) }
+        }
+        // What each bucket's pairs are, as indices into `stored` (archives' pairs with copies of
+        // their members), and what their records hold beyond them.
+        var made: [PairList.Span] = []
+        var madeExtras: [Boxed<PairRecord.Rare>?] = []
+        var archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)] = []
+        // Every `.livp` member, with its archive's index (for the result's files).
+        var memberFiles: [(file: Int32, member: ScannedFile)] = []
+        let needsFull = !pairRules.isEmpty || !consumers.isEmpty || onPair != nil
+        var complete = 0
+        var start = 0
+        for end in ends {
+            let indices = order[start..<end]
+            start = end
+            guard !indices.isEmpty else { continue }
+            var local: [FileSummary] = []
+            local.reserveCapacity(indices.count)
+            for i in indices {
+                let summary = stored.summary(Int(i))
+                for member in summary.members ?? [] { memberFiles.append((i, member.scanned)) }
+                local.append(summary)
+            }
+            let list = Pairing.pairList(local)
+            local = []
+            if !scanRules.isEmpty {
+                let context = ScanContext(pairs: list)
+                Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
+            }
+            var extras: [Boxed<PairRecord.Rare>?] = consumers.isEmpty ? [] : Array(repeating: nil, count: list.count)
+            if needsFull {
+                let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
+                for k in list.indices {
+                    let summary = list[k]
+                    let pair = summary.full(from: store)
+                    onPair?(pair)
+                    Self.collect(pairRules, into: &findings) { $0.check(pair: pair) }
+                    if let library {
+                        var record = summary.record
+                        record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
+                        extras[k] = record.rare
+                    }
+                }
+            }
+            let base = indices.startIndex
+            for k in list.indices {
+                if list.isComplete(k) { complete += 1 }
+                let extra = extras.isEmpty ? nil : extras[k]
+                if let archive = list.archive(k) {
+                    archived.append((list[k], indices[base + Int(archive.file)], extra))
+                    continue
+                }
+                let span = list.span(k)
+                func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[base + Int(half)] }
+                made.append(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method))
+                if !consumers.isEmpty { madeExtras.append(extra) }
+            }
+        }
+        afterPhase?()
+        let pairs = StoredPairs(stored, made: made, extras: madeExtras, archived: archived)
+        made = []
+        madeExtras = []
+        archived = []
+        let files = ScannedFiles(stored: stored, members: memberFiles)
+        memberFiles = []
+        return result(root: root, findings: findings, files: files, pairs: PairRecords(stored: pairs),
+                      complete: complete, extras: pairs.extras)
+    }
+
+    /// The result of a run: `findings` sorted and baselined, the summary counted.
+    private func result(root: String, findings: consuming [Finding], files scanned: ScannedFiles, pairs: PairRecords,
+                        complete: Int, extras: [Boxed<PairRecord.Rare>?]) -> LintResult {
+        var findings = consume findings
+        findings.sort(by: Self.findingOrder)
         var baselined = 0
         if let baseline {
             let (kept, dropped) = baseline.filter(findings)
             findings = kept
             baselined = dropped
         }
-        let scanned = ScannedFiles(scanOf: pairs)
         var summary = LintSummary(
             files: scanned.count,
             pairs: complete,
@@ -241,7 +337,7 @@ public struct LintEngine: Sendable {
                 for (id, verdict) in extra?.value.consumers ?? [:] { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
             }
         }
-        return LintResult(root: root, files: scanned, pairs: PairRecords(pairs: pairs, extras: extras), findings: findings, summary: summary)
+        return LintResult(root: root, files: scanned, pairs: pairs, findings: findings, summary: summary)
     }
 
     /// The findings the enabled file rules make on `file` and its `.livp` members (the files

@@ -87,6 +87,12 @@ public struct PairList: RandomAccessCollection, Sendable {
         }
     }
 
+    /// Pair `i`'s halves, as indices into ``files`` (at or past its count: a member's copy).
+    func span(_ i: Int) -> Span { spans[i] }
+
+    /// Pair `i`'s archive, when it is an archive's pair.
+    func archive(_ i: Int) -> Archive? { archives.isEmpty ? nil : archives[Int32(i)] }
+
     /// True when pair `i` has both halves (without building the pair).
     public func isComplete(_ i: Int) -> Bool { spans[i].still >= 0 && spans[i].movie >= 0 }
 

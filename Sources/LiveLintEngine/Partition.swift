@@ -33,9 +33,20 @@ struct Partition {
             for i in 0..<n { buffer[i] = Int32(i) }
             count = n
         }
-        var buckets = 0
         p.withUnsafeMutableBufferPointer { p in
             files.withUnsafeBufferPointer { f in Self.tie(f, parent: p) }
+        }
+        self.init(tied: p, target: target)
+    }
+
+    /// The buckets of files whose groups `parent` holds (each file's parent, every parent before
+    /// its file, as the unions below keep them), filled in order up to `target` files; `parent`
+    /// becomes the bucket list.
+    init(tied parent: consuming [Int32], target: Int) {
+        var p = parent
+        let n = p.count
+        var buckets = 0
+        p.withUnsafeMutableBufferPointer { p in
             for i in 0..<n {
                 let parent = Int(p[i])
                 if parent == i {
@@ -174,5 +185,106 @@ struct Partition {
             starts[b] += 1
         }
         return (order, ends)
+    }
+}
+
+/// What ties files (``Partition``), gathered one summary at a time in the scan's order: for
+/// summaries kept outside memory (``SummaryStore``), which are never all in memory at once
+/// (docs/flat-memory.md, step 2). It keeps 4 bytes a file for the groups, 8 for each UUID met (a
+/// 32-bit hash of its bits beside the file's index), and one entry a folder and a text
+/// identifier. Two UUIDs whose bits hash alike tie their groups though nothing else does: a
+/// bucket then holds more files than it must, never fewer, and the result is the same.
+public struct PartitionBuilder: Sendable {
+    private var parent: [Int32] = []
+    private var folders: [String: Int32] = [:]
+    private var texts: [String: Int32] = [:]
+    private var uuids: [UInt64] = []
+    private var previousHeld = false
+    private var previousFolder: PathFolder?
+
+    public init(capacity: Int = 0) { parent.reserveCapacity(capacity) }
+
+    /// How many files were added.
+    public var count: Int { parent.count }
+
+    private mutating func root(_ x: Int32) -> Int32 {
+        var x = x
+        while parent[Int(x)] != x {
+            parent[Int(x)] = parent[Int(parent[Int(x)])]
+            x = parent[Int(x)]
+        }
+        return x
+    }
+
+    private mutating func union(_ a: Int32, _ b: Int32) {
+        let ra = root(a), rb = root(b)
+        if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
+    }
+
+    private mutating func tie(_ i: Int32, folder key: String) {
+        if let first = folders[key] { union(i, first) } else { folders[key] = i }
+    }
+
+    private mutating func tie(_ i: Int32, text: String) {
+        if let first = texts[text] { union(i, first) } else { texts[text] = i }
+    }
+
+    private mutating func tie(_ i: Int32, uuid high: UInt64, _ low: UInt64) {
+        var x = (high &* 0x9E37_79B9_7F4A_7C15) ^ low
+        x ^= x >> 29
+        x &*= 0xBF58_476D_1CE4_E5B9
+        x ^= x >> 32
+        uuids.append(UInt64(UInt32(truncatingIfNeeded: x)) << 32 | UInt64(UInt32(bitPattern: i)))
+    }
+
+    /// An identifier as ``Partition`` ties it: a UUID of either case by its bits, text as it is
+    /// and upper-cased (``ScanContext/folded(_:)``), as a UUID's bits when that is what it
+    /// upper-cases to.
+    private mutating func tie(_ i: Int32, identifier key: IdentifierKey) {
+        switch key.form {
+        case .none: return
+        case .upperUUID, .lowerUUID: tie(i, uuid: key.high, key.low)
+        case .text:
+            guard let text = key.text else { return }
+            tie(i, text: text)
+            let folded = ScanContext.folded(text)
+            if let (_, high, low) = IdentifierKey.parse(folded) { tie(i, uuid: high, low) } else { tie(i, text: folded) }
+        }
+    }
+
+    /// Adds the next file (its index is how many came before it).
+    public mutating func add(_ file: FileSummary) {
+        let i = Int32(parent.count)
+        parent.append(i)
+        let held = file.splitsAsHeld
+        if held, previousHeld, PathFolder.sameText(file.folder, previousFolder) {
+            union(i, i - 1)
+        } else {
+            tie(i, folder: held ? FileSummary.splitFolderKey(held: file.folder) : file.splitFolderKey)
+        }
+        previousHeld = held
+        previousFolder = file.folder
+        tie(i, identifier: file.identifierKey)
+        for member in file.members ?? [] {
+            tie(i, folder: member.splitFolderKey)
+            tie(i, identifier: member.identifierKey)
+        }
+    }
+
+    /// The buckets of the files added, up to `target` files each where their groups allow.
+    consuming func partition(target: Int) -> Partition {
+        folders = [:]
+        texts = [:]
+        previousFolder = nil
+        uuids.sort()
+        var k = 1
+        while k < uuids.count {
+            if uuids[k] >> 32 == uuids[k - 1] >> 32 {
+                union(Int32(bitPattern: UInt32(truncatingIfNeeded: uuids[k])), Int32(bitPattern: UInt32(truncatingIfNeeded: uuids[k - 1])))
+            }
+            k += 1
+        }
+        uuids = []
+        return Partition(tied: parent, target: max(1, target))
     }
 }

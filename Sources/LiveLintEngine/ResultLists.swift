@@ -10,7 +10,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
     private enum Storage: Sendable {
         case records([PairRecord])
         /// The pairs, and per pair what its record holds beyond them (empty: nothing for any).
-        case pairs(PairList, extras: [Boxed<PairRecord.Rare>?])
+        case pairs(any PairSource, extras: [Boxed<PairRecord.Rare>?])
     }
     private var storage: Storage
 
@@ -24,11 +24,16 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
         storage = .pairs(pairs, extras: extras)
     }
 
+    /// The records of a scan whose summaries are kept outside memory.
+    init(stored pairs: StoredPairs) {
+        storage = .pairs(pairs, extras: pairs.extras)
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         switch storage {
         case .records(let records): return records.count
-        case .pairs(let pairs, _): return pairs.count
+        case .pairs(let pairs, _): return pairs.pairCount
         }
     }
 
@@ -37,7 +42,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
             switch storage {
             case .records(let records): return records[i]
             case .pairs(let pairs, let extras):
-                var record = pairs[i].record
+                var record = pairs.pair(i).record
                 if !extras.isEmpty, let extra = extras[i] { record.rare = extra }
                 return record
             }
@@ -54,7 +59,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
                 // An extra replaces what the pair's own record holds beyond it (its sidecar); "no
                 // extra" reads as the pair's own record, so a record holding less than that is
                 // kept as it is too.
-                let base = pairs[i].record
+                let base = pairs.pair(i).record
                 guard Self.same(base.still, newValue.still), Self.same(base.movie, newValue.movie),
                       Self.same(base.contentIdentifier, newValue.contentIdentifier), base.pairedBy == newValue.pairedBy,
                       newValue.rare != nil || base.rare == nil else {
@@ -64,7 +69,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
                     return
                 }
                 storage = .records([])
-                if extras.isEmpty { extras = Array(repeating: nil, count: pairs.count) }
+                if extras.isEmpty { extras = Array(repeating: nil, count: pairs.pairCount) }
                 extras[i] = newValue.rare
                 storage = .pairs(pairs, extras: extras)
             }
@@ -99,6 +104,9 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
         /// `order[i]` below `summaries.count` is a summary; at or past it, a member. No order:
         /// the summaries alone, in order already (a walk of one folder lists them so).
         case summaries([FileSummary], members: [ScannedFile], order: [UInt32]?)
+        /// Summaries kept outside memory, in order, and the members, sorted, each at the place
+        /// `memberPlaces` gives it (ascending).
+        case stored(any SummaryStore, members: [ScannedFile], memberPlaces: [Int])
     }
     private let storage: Storage
 
@@ -154,9 +162,48 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
         storage = .summaries(summaries, members: members, order: inOrder ? nil : order)
     }
 
+    /// The files of a scan whose summaries are kept outside memory, in path order already (see
+    /// ``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:)``),
+    /// with its `.livp` members (each with its archive's index, in any order), sorted as
+    /// ``init(scanOf:)`` sorts them. Only the members' places are held.
+    init(stored: some SummaryStore, members files: [(file: Int32, member: ScannedFile)]) {
+        guard !files.isEmpty else {
+            storage = .stored(stored, members: [], memberPlaces: [])
+            return
+        }
+        // The members in the scan's order (their archives' order, each archive's in its order),
+        // then sorted as `init(scanOf:)` does; a member comes after a summary it ties with.
+        var inScanOrder = files
+        inScanOrder.sort { $0.file < $1.file }
+        let members = inScanOrder.map(\.member)
+        func precedes(_ a: ScannedFile, _ b: ScannedFile) -> Bool? {
+            let order = threeWay(a.path, b.path)
+            if order != 0 { return order < 0 }
+            if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+            if a.format != b.format { return a.format.rawValue < b.format.rawValue }
+            if !a.path.utf8.elementsEqual(b.path.utf8) { return a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
+            return nil
+        }
+        let sorted = members.indices.sorted { precedes(members[$0], members[$1]) ?? ($0 < $1) }.map { members[$0] }
+        // Each member's place: the summaries before it (a binary search over the summaries,
+        // which are sorted), plus the members before it.
+        var places: [Int] = []
+        places.reserveCapacity(sorted.count)
+        for (k, member) in sorted.enumerated() {
+            var low = 0, high = stored.count
+            while low < high {
+                let mid = (low + high) / 2
+                if precedes(stored.summary(mid).scanned, member) ?? true { low = mid + 1 } else { high = mid }
+            }
+            places.append(low + k)
+        }
+        storage = .stored(stored, members: sorted, memberPlaces: places)
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         switch storage {
+        case .stored(let stored, let members, _): return stored.count + members.count
         case .files(let files): return files.count
         case .summaries(let summaries, let members, let order): return order?.count ?? summaries.count + members.count
         }
@@ -168,6 +215,16 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
         case .summaries(let summaries, let members, let order):
             let at = order.map { Int($0[i]) } ?? i
             return at < summaries.count ? summaries[at].scanned : members[at - summaries.count]
+        case .stored(let stored, let members, let places):
+            guard !places.isEmpty else { return stored.summary(i).scanned }
+            // The members placed before `i`.
+            var low = 0, high = places.count
+            while low < high {
+                let mid = (low + high) / 2
+                if places[mid] < i { low = mid + 1 } else { high = mid }
+            }
+            if low < places.count, places[low] == i { return members[low] }
+            return stored.summary(i - low).scanned
         }
     }
 
@@ -175,5 +232,108 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for file in self { hasher.combine(file) }
+    }
+}
+
+/// Pairs a result makes its records from (``PairRecords``).
+protocol PairSource: Sendable {
+    var pairCount: Int { get }
+    func pair(_ i: Int) -> PairSummary
+}
+
+extension PairList: PairSource {
+    var pairCount: Int { count }
+    func pair(_ i: Int) -> PairSummary { self[i] }
+}
+
+/// A scan's pairs when its summaries are kept outside memory (``SummaryStore``): each pair's
+/// halves as indices into the store (12 bytes a pair), in pairing's order (``Pairing/pairOrder(_:_:)``),
+/// an archive's pairs with copies of their members (few).
+struct StoredPairs: PairSource {
+    private let store: any SummaryStore
+    private let spans: [PairList.Span]
+    /// The halves of archives' pairs; a span's index at or past the store's count points here.
+    private let members: [FileSummary]
+    /// The archive of each archive's pair, by pair index.
+    private let archives: [Int32: String]
+    /// What each pair's record holds beyond the pair (empty: nothing for any).
+    let extras: [Boxed<PairRecord.Rare>?]
+
+    /// The pairs `made` (indices into `store`; `extras` empty or one each) and `archived` (with
+    /// their archives' indices), put in pairing's order as ``Pairing/pairList(_:)`` orders them:
+    /// paths compared by index (the store's summaries are in path order, no two alike), an
+    /// archive's pair first on a tie.
+    init(_ store: some SummaryStore, made: [PairList.Span], extras madeExtras: [Boxed<PairRecord.Rare>?],
+         archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)]) {
+        precondition(madeExtras.isEmpty || madeExtras.count == made.count)
+        let n = store.count
+        func first(_ s: PairList.Span) -> Int32 { s.still >= 0 ? s.still : s.movie }
+        var order = [Int32](0..<Int32(made.count))
+        order.sort { a, b in
+            let x = made[Int(a)], y = made[Int(b)]
+            let fa = first(x), fb = first(y)
+            if fa != fb { return fa < fb }
+            // No movie reads as the empty path, which precedes every other.
+            guard y.movie >= 0 else { return false }
+            guard x.movie >= 0 else { return !store.summary(Int(y.movie)).path.isEmpty }
+            return x.movie < y.movie
+        }
+        // The archives' pairs in pairing's order, a tie in their archives' order (a stable sort
+        // of them in the scan's order).
+        let archived = archived.enumerated().sorted { a, b in
+            if Pairing.pairOrder(a.element.pair, b.element.pair) { return true }
+            if Pairing.pairOrder(b.element.pair, a.element.pair) { return false }
+            return (a.element.file, a.offset) < (b.element.file, b.offset)
+        }.map(\.element)
+        var spans: [PairList.Span] = []
+        spans.reserveCapacity(made.count + archived.count)
+        var extras: [Boxed<PairRecord.Rare>?] = []
+        let hasExtras = !madeExtras.isEmpty || archived.contains { $0.extra != nil }
+        var members: [FileSummary] = []
+        var archives: [Int32: String] = [:]
+        func appendArchived(_ entry: (pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)) {
+            func add(_ half: FileSummary?) -> Int32 {
+                guard let half else { return -1 }
+                members.append(half)
+                return Int32(n + members.count - 1)
+            }
+            archives[Int32(spans.count)] = entry.pair.archive
+            spans.append(PairList.Span(still: add(entry.pair.still), movie: add(entry.pair.movie), method: entry.pair.pairedBy))
+            if hasExtras { extras.append(entry.extra) }
+        }
+        var next = 0
+        for k in order {
+            let m = made[Int(k)]
+            if next < archived.count {
+                let pair = PairSummary(still: m.still >= 0 ? store.summary(Int(m.still)) : nil,
+                                       movie: m.movie >= 0 ? store.summary(Int(m.movie)) : nil, pairedBy: m.method)
+                while next < archived.count, !Pairing.pairOrder(pair, archived[next].pair) {
+                    appendArchived(archived[next])
+                    next += 1
+                }
+            }
+            spans.append(m)
+            if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[Int(k)]) }
+        }
+        for entry in archived[next...] { appendArchived(entry) }
+        self.store = store
+        self.spans = spans
+        self.members = members
+        self.archives = archives
+        self.extras = extras
+    }
+
+    var pairCount: Int { spans.count }
+
+    func pair(_ i: Int) -> PairSummary {
+        let span = spans[i]
+        return PairSummary(still: half(span.still), movie: half(span.movie), pairedBy: span.method,
+                           archive: archives.isEmpty ? nil : archives[Int32(i)])
+    }
+
+    private func half(_ index: Int32) -> FileSummary? {
+        guard index >= 0 else { return nil }
+        let n = store.count
+        return Int(index) < n ? store.summary(Int(index)) : members[Int(index) - n]
     }
 }

@@ -24,7 +24,7 @@ public enum IdentifierList {
         }
     }
 
-    public static func records(_ files: [FileSummary], shard: String) -> [Record] {
+    public static func records(_ files: some Sequence<FileSummary>, shard: String) -> [Record] {
         var out: [Record] = []
         func add(_ file: FileSummary) {
             if (file.kind == .still || file.kind == .movie), let id = file.contentIdentifier {

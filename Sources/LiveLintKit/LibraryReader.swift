@@ -45,12 +45,25 @@ enum LibraryReader {
     /// What a scan read: a summary of each file kept (display-path order), the full records they
     /// point into, and what the file rules found (in the same order).
     struct Library {
+        /// The summaries, when they are held in memory (``stored`` nil).
         var summaries: [FileSummary]
         var records: ScanRecords
         var fileFindings: [Finding]
         /// The most summaries that waited at once for an earlier file's read (for the tests: the
         /// delivery window bounds it).
         var mostWaiting = 0
+        /// The summaries, when they wait in a temporary file instead (`storeSummaries`), with
+        /// what ties them (``PartitionBuilder``).
+        var stored: SummaryFile?
+        var ties = PartitionBuilder()
+
+        /// The summaries in memory from here on (for what must add to them).
+        mutating func holdSummaries() {
+            guard let stored else { return }
+            summaries = (0..<stored.count).map { stored.summary($0) }
+            self.stored = nil
+            ties = PartitionBuilder()
+        }
 
         /// The full records, in display-path order (for callers that want them all at once).
         var files: [MediaFile] { summaries.map { records.file($0) } }
@@ -74,8 +87,8 @@ enum LibraryReader {
     static func read<Entries: LibraryWalker.Entries>(
         _ entries: consuming Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
         cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
-        countKept: Bool = false, spill: Bool = false, deliveryWindow: Int = LibraryReader.deliveryWindow,
-        onRead: (Read) -> Void = { _ in }
+        countKept: Bool = false, spill: Bool = false, storeSummaries: Bool = false,
+        deliveryWindow: Int = LibraryReader.deliveryWindow, onRead: (Read) -> Void = { _ in }
     ) async -> Library {
         var entries = consume entries
         var scanOptions = options
@@ -86,11 +99,29 @@ enum LibraryReader {
         // one array of them, of the exact size, not a list by index and its compacted copy
         // (issue 13: a library-sized scan's summaries are its largest array).
         var summaries: [FileSummary] = []
+        // With `storeSummaries`, they go to a temporary file instead, as long as each path comes
+        // after the one before it (what the engine reading them back relies on; otherwise they
+        // are read back into memory at the end), each tied to what it shares (``Partition``).
+        let stored = storeSummaries ? SummaryFile() : nil
+        var ties = PartitionBuilder()
+        var lastStored: FileSummary?
+        var storedInOrder = true
         // A shard's share of the files, with room for the hash's spread (a few standard deviations).
-        summaries.reserveCapacity(shard.map { s in
+        let expected = shard.map { s in
             let share = entries.count / max(1, s.count)
             return share + 4 * Int(Double(share).squareRoot()) + 16
-        } ?? entries.count)
+        } ?? entries.count
+        if stored == nil { summaries.reserveCapacity(expected) } else { ties = PartitionBuilder(capacity: expected) }
+        func keep(_ summary: FileSummary) {
+            guard let stored else {
+                summaries.append(summary)
+                return
+            }
+            if storedInOrder, let lastStored, FileSummary.comparePaths(lastStored, summary) >= 0 { storedInOrder = false }
+            stored.append(summary)
+            ties.add(summary)
+            lastStored = summary
+        }
         var waiting: [Int: FileSummary?] = [:]
         var mostWaiting = 0
         var nextIndex = 0
@@ -133,10 +164,10 @@ enum LibraryReader {
                 summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
             }
             if index == nextIndex {
-                if let summary { summaries.append(summary) }
+                if let summary { keep(summary) }
                 nextIndex += 1
                 while let next = waiting.removeValue(forKey: nextIndex) {
-                    if let next { summaries.append(next) }
+                    if let next { keep(next) }
                     nextIndex += 1
                 }
                 if summaries.count - namesHeld >= Self.holdNamesEvery {
@@ -241,7 +272,15 @@ enum LibraryReader {
         assert(waiting.isEmpty, "every file is delivered, by the cache or by its read")
         found.sort { $0.index < $1.index }
         FileSummary.holdNames(in: &summaries, from: namesHeld)
-        return Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings }, mostWaiting: mostWaiting)
+        var library = Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings }, mostWaiting: mostWaiting)
+        if let stored {
+            lastStored = nil
+            stored.finish()
+            library.stored = stored
+            library.ties = ties
+            if !storedInOrder { library.holdSummaries() }
+        }
+        return library
     }
 
     /// Drops the video track slimming keeps for the HTML report's timeline (``PairMedia``; no rule

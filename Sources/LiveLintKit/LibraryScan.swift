@@ -49,6 +49,12 @@ public struct LintOptions: Sendable {
     /// below it, the records take little memory and decoding them again would only cost time.
     public var spillAbove: Int = LintOptions.defaultSpillAbove
 
+    /// A scan that spills (``spillAbove``) and works by buckets (``partition``) keeps its file
+    /// summaries in a temporary file too (``SummaryFile``), reading each bucket's back for the
+    /// engine and each file's for the report: the summaries, 56 bytes a file, leave memory
+    /// (docs/flat-memory.md, step 2). The report is the same either way.
+    public var summariesOnDisk: Bool = true
+
     /// The default for ``spillAbove``: 10,000 files (about 8 MiB of full records).
     public static let defaultSpillAbove = 10_000
     /// Pairing, the scan rules and the consumers' facts work on buckets of about this many files,
@@ -189,7 +195,12 @@ public struct LibraryScan: Sendable {
         var library = await read(progress: progress)
         let shard = options.shard
         if let path = options.identifierList {
-            let list = IdentifierList.render(IdentifierList.records(library.summaries, shard: shard?.description ?? "1/1"))
+            let summaries: any Sequence<FileSummary> = if let stored = library.stored {
+                (0..<stored.count).lazy.map { stored.summary($0) }
+            } else {
+                library.summaries
+            }
+            let list = IdentifierList.render(IdentifierList.records(summaries, shard: shard?.description ?? "1/1"))
             do { try ReportWriter.write(list, to: path) } catch {
                 throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
             }
@@ -198,16 +209,26 @@ public struct LibraryScan: Sendable {
         // pair, decoded for its rules) and put on its record afterwards.
         var media: [PairMediaKey: PairMedia] = [:]
         let wantsMedia = options.pairMedia
-        let summaries = library.summaries
-        library.summaries = []  // the engine's pairs are the only copy while it runs
-        // Past the spilling size, the pages pairing and the scan rules freed go back to the
-        // system as each ends (a small scan's few pages are not worth the call).
-        let trims = summaries.count > options.spillAbove
-        var result = engine.run(summaries: consume summaries, store: library.records, root: root, fileFindings: library.fileFindings,
-                                onPair: { pair in
+        let onPair = { (pair: LivePair) in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }
-        }, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: options.partition)
+        }
+        var result: LintResult
+        if let stored = library.stored, let partition = options.partition {
+            let ties = library.ties
+            library.ties = PartitionBuilder()
+            result = engine.run(stored: stored, ties: ties, store: library.records, root: root, fileFindings: library.fileFindings,
+                                onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition)
+        } else {
+            library.holdSummaries()
+            let summaries = library.summaries
+            library.summaries = []  // the engine's pairs are the only copy while it runs
+            // Past the spilling size, the pages pairing and the scan rules freed go back to the
+            // system as each ends (a small scan's few pages are not worth the call).
+            let trims = summaries.count > options.spillAbove
+            result = engine.run(summaries: consume summaries, store: library.records, root: root, fileFindings: library.fileFindings,
+                                onPair: onPair, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: options.partition)
+        }
         if wantsMedia {
             for i in result.pairs.indices { result.pairs[i].media = media[PairMediaKey(result.pairs[i])] }
         }
@@ -242,12 +263,15 @@ public struct LibraryScan: Sendable {
         var library = await LibraryReader.read(
             consume entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
             sidecars: sidecars, keepTimeline: options.pairMedia, countKept: progress != nil, spill: spill,
+            storeSummaries: spill && options.summariesOnDisk && options.partition != nil,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.inShard, findings: read.kept)
                     : .fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept))
             })
-        // A path that could not even be listed is a file that does not read.
+        // A path that could not even be listed is a file that does not read (kept in memory
+        // with the others: a stored list takes no more).
+        if !problems.isEmpty { library.holdSummaries() }
         for problem in problems {
             guard shard?.contains(path: problem.path) ?? true else {
                 progress?(.fileRead(path: problem.path, inShard: false, findings: 0))

@@ -1,6 +1,6 @@
 import Foundation
 import LiveLintEngine
-import LiveLintKit
+@testable import LiveLintKit
 import LiveModel
 import Rules
 import TestSupport
@@ -109,6 +109,65 @@ import Testing
             #expect(parts == whole, "buckets of \(size)")
             #expect(Array(parts.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
         }
+    }
+
+    /// Summaries kept in a temporary file (``LintOptions/summariesOnDisk``, as a library of more
+    /// than ``LintOptions/spillAbove`` files is read), read back bucket by bucket for the engine
+    /// and file by file for the report, give the result of a scan holding them in memory: the
+    /// pairs in order, the files with the `.livp` members among them, the consumers' verdicts,
+    /// the findings, the identifier list; with a shard and with the cache too.
+    @Test func summariesOnDiskGiveTheWholeResult() async throws {
+        try await Self.expectSummariesOnDiskGiveTheWholeResult([Self.library], sizes: [1, 4, 16, 100_000])
+    }
+
+    /// The same on the real device files of `../shared/corpus`, with the sample library beside them.
+    @Test(.enabled(if: TestPaths.corpusPresent, "needs ../shared/corpus"))
+    func summariesOnDiskGiveTheWholeResultOnTheCorpus() async throws {
+        try await Self.expectSummariesOnDiskGiveTheWholeResult([TestPaths.corpus.path, Self.library], sizes: [1, 7])
+    }
+
+    static func expectSummariesOnDiskGiveTheWholeResult(_ paths: [String], sizes: [Int]) async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = LintOptions(paths: paths, configuration: .defaults)
+        options.consumers = ["all"]
+        options.spillAbove = 0
+        options.summariesOnDisk = false
+        options.identifierList = dir.appendingPathComponent("held.jsonl").path
+        let (whole, _) = try await Self.scan(options)
+        let heldList = try String(contentsOfFile: options.identifierList!, encoding: .utf8)
+        #expect(whole.pairs.contains { !$0.consumers.isEmpty } && whole.findings.count > 10 && !heldList.isEmpty)
+        #expect(whole.files.contains { $0.path.contains(".livp!") }, "the members are among the files")
+        options.summariesOnDisk = true
+        options.identifierList = dir.appendingPathComponent("stored.jsonl").path
+        for size in sizes {
+            options.partition = size
+            // The summaries did go to the file (the walk lists paths in order).
+            let library = await (try LibraryScan(options)).read(progress: nil)
+            #expect(library.stored != nil && library.summaries.isEmpty, "buckets of \(size)")
+            let (stored, events) = try await Self.scan(options)
+            #expect(stored == whole, "buckets of \(size)")
+            #expect(Array(stored.files) == Array(whole.files) && Array(stored.pairs) == Array(whole.pairs))
+            #expect(Array(stored.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
+            #expect(try String(contentsOfFile: options.identifierList!, encoding: .utf8) == heldList)
+            // Every complete pair is reported formed, once.
+            let formed = events.compactMap { if case .pairFormed(let pair) = $0 { pair } else { nil } }
+            let complete = whole.pairs.filter { $0.still != nil && $0.movie != nil }
+            #expect(formed.count == whole.summary.pairs
+                    && Set(formed.map { "\($0.still!)\u{0}\($0.movie!)" }) == Set(complete.map { "\($0.still!)\u{0}\($0.movie!)" }))
+        }
+        options.identifierList = nil
+        options.partition = LintOptions.defaultPartition
+        let shard = try #require(Shard(index: 2, count: 3))
+        options.shard = shard
+        options.summariesOnDisk = false
+        let (heldShard, _) = try await Self.scan(options)
+        options.summariesOnDisk = true
+        #expect(try await Self.scan(options).0 == heldShard, "shard \(shard)")
+        options.shard = nil
+        options.cache = .directory(dir.appendingPathComponent("cache").path)
+        for _ in 0..<2 { #expect(try await Self.scan(options).0 == whole, "cached") }
     }
 
     @Test func shardsSplitTheLibraryAndEveryShardReadsEveryFile() async throws {

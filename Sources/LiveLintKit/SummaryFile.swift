@@ -1,0 +1,295 @@
+import Foundation
+import LiveLintEngine
+import LiveModel
+
+/// A scan's file summaries (``FileSummary``) written to a temporary file as they are made, and read
+/// back by index (docs/flat-memory.md, step 2), so that a library's summaries, 53 MiB a million
+/// files, need not all be in memory at once.
+///
+/// Two files, made in `$TMPDIR`, else `/var/tmp`, and unlinked as soon as made (nothing is left
+/// behind however the run ends): the summaries back to back (``SummaryCodec``), and their offsets,
+/// 8 bytes each. Both are written 64 KiB at a time and, once ``finish()`` is called, read through
+/// read-only maps whose pages leave the resident set every MiB read. What a write could not put on
+/// disk (a full disk) stays in memory and is read from there: memory, never the report, pays. A
+/// summary read back shares its folder with the one read before it when they have the same
+/// (``RecentFolders``), as the read makes them.
+///
+/// One task appends, then calls ``finish()``; after that, reads may come from any task (a lock
+/// guards the reading state).
+final class SummaryFile: SummaryStore, @unchecked Sendable {
+    private let data: SpillFile
+    private let offsets: SpillFile
+    /// How many summaries were appended.
+    private(set) var count = 0
+    private var folders = RecentFolders()
+    private var readSinceRelease = 0
+    private let lock = NSLock()
+    private static let residentWindow = 1 << 20
+
+    /// Nil when a temporary file cannot be made in `directory`. `writeLimit`: for the tests,
+    /// writes fail (as on a full disk) past that many bytes of summaries.
+    init?(directory: String = ScanRecords.temporaryDirectory, writeLimit: Int64 = .max) {
+        guard let data = SpillFile(in: directory, writeLimit: writeLimit), let offsets = SpillFile(in: directory) else { return nil }
+        self.data = data
+        self.offsets = offsets
+    }
+
+    /// True while every summary appended went to disk (false: some wait in memory).
+    var isOnDisk: Bool { !data.failed && !offsets.failed }
+
+    /// Appends `summary`.
+    func append(_ summary: FileSummary) {
+        var offset = UInt64(data.size).littleEndian
+        let encoded = SummaryCodec.encode(summary)
+        withUnsafeBytes(of: &offset) { offsets.append($0) }
+        encoded.withUnsafeBytes { data.append($0) }
+        count += 1
+    }
+
+    /// Ends the writing: what is buffered goes to disk (or stays in memory) and both files are
+    /// mapped for reading.
+    func finish() {
+        data.finish()
+        offsets.finish()
+    }
+
+    /// Summary `i`, read back (after ``finish()``).
+    func summary(_ i: Int) -> FileSummary {
+        guard let summary = read(i) else {
+            // What was written cannot be read back (the disk failed under the scan): the file
+            // is reported unreadable rather than dropped.
+            return FileSummary(MediaFile(path: "", kind: .unknown, format: .unknown,
+                                         error: ReadIssue(.io, "the scan's temporary file could not be read back")), slot: -1)
+        }
+        return summary
+    }
+
+    /// Summary `i`, or nil when it cannot be read back.
+    func read(_ i: Int) -> FileSummary? {
+        guard i >= 0, i < count else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let startBytes = offsets.bytes(at: Int64(i) * 8, count: 8) else { return nil }
+        let start = Int64(UInt64(littleEndian: startBytes.loadUnaligned(as: UInt64.self)))
+        var end = data.size
+        if i + 1 < count {
+            guard let endBytes = offsets.bytes(at: Int64(i + 1) * 8, count: 8) else { return nil }
+            end = Int64(UInt64(littleEndian: endBytes.loadUnaligned(as: UInt64.self)))
+        }
+        guard start >= 0, start <= end, let bytes = data.bytes(at: start, count: Int(end - start)) else { return nil }
+        let summary = SummaryCodec.decode(bytes, folders: &folders)
+        readSinceRelease += bytes.count + 8
+        if readSinceRelease >= Self.residentWindow {
+            data.releasePages()
+            offsets.releasePages()
+            readSinceRelease = 0
+        }
+        return summary
+    }
+}
+
+/// An unlinked temporary file written at its end, 64 KiB at a time, then mapped read-only. Once a
+/// write fails, what was not written stays in memory, after what was (the buffer always starts
+/// where a whole append starts), and is read from there.
+final class SpillFile {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// Bytes on disk.
+    private var written: Int64 = 0
+    private(set) var failed = false
+    private let writeLimit: Int64
+    private var mapping: UnsafeMutableRawPointer?
+    private var mappedCount = 0
+    /// What could not be written, once finished (a stable copy of the buffer).
+    private var unwritten = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private static let bufferSize = 64 * 1024
+
+    init?(in directory: String, writeLimit: Int64 = .max) {
+        var template = Array((directory + "/livelint-summaries-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        signal(SIGXFSZ, SIG_IGN)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        descriptor = fd
+        self.writeLimit = writeLimit
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    deinit {
+        if let mapping { munmap(mapping, mappedCount) }
+        unwritten.deallocate()
+        close(descriptor)
+    }
+
+    /// Bytes appended so far.
+    private(set) var size: Int64 = 0
+    /// Where the bytes held in ``unwritten`` start.
+    private var unwrittenStart: Int64 = 0
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: bytes)
+        size += Int64(bytes.count)
+        if !failed, buffer.count >= Self.bufferSize { flush() }
+    }
+
+    private func flush() {
+        guard !failed, !buffer.isEmpty else { return }
+        guard written + Int64(buffer.count) <= writeLimit else {
+            failed = true
+            return
+        }
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, buffer.count - done, off_t(written) + off_t(done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                failed = true
+                return
+            }
+            done += n
+        }
+        written += Int64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what waits and maps what is on disk.
+    func finish() {
+        flush()
+        if !buffer.isEmpty {
+            unwritten = .allocate(byteCount: buffer.count, alignment: 8)
+            buffer.withUnsafeBytes { unwritten.copyMemory(from: $0) }
+        }
+        buffer = []
+        unwrittenStart = written
+        guard written > 0 else { return }
+        let p = mmap(nil, Int(written), PROT_READ, MAP_SHARED, descriptor, 0)
+        guard let p, p != MAP_FAILED else { return }
+        mapping = p
+        mappedCount = Int(written)
+    }
+
+    /// `count` bytes at `offset`, from the map or from memory (after ``finish()``); nil when they
+    /// are past the end, or on disk and not mapped.
+    func bytes(at offset: Int64, count: Int) -> UnsafeRawBufferPointer? {
+        guard offset >= 0, count >= 0 else { return nil }
+        if offset + Int64(count) <= written {
+            guard let mapping, offset + Int64(count) <= Int64(mappedCount) else { return nil }
+            return UnsafeRawBufferPointer(start: mapping + Int(offset), count: count)
+        }
+        let at = offset - unwrittenStart
+        guard at >= 0, at + Int64(count) <= Int64(unwritten.count) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: unwritten[Int(at)..<Int(at) + count])
+    }
+
+    /// Drops the mapping's pages from the resident set (they stay in the page cache).
+    func releasePages() {
+        if let mapping { _ = madvise(mapping, mappedCount, MADV_DONTNEED) }
+    }
+}
+
+/// A ``FileSummary`` as bytes, and back: everything it holds (path, kind, format, identifier,
+/// whether a still holds a motion photo's video, error, sidecar, a `.livp`'s members, a member's
+/// index, the record's slot), so that the summary read back is the one written.
+///
+/// Little-endian: a flags byte (motion video, error, sidecar, members, identifier text), the kind's and the format's
+/// index among their cases, the identifier's form code, a UUID's two 64-bit halves or a text's
+/// length and bytes, the slot and the member index (32 bits each), the path's length (32 bits) and
+/// bytes, then the error's and the sidecar's, then the members, each as its length and encoding.
+enum SummaryCodec {
+    private static let kinds = FileKind.allCases
+    private static let formats = ContainerFormat.allCases
+
+    static func encode(_ s: FileSummary) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(48)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        func text(_ t: String) {
+            u32(UInt32(t.utf8.count))
+            out.append(contentsOf: t.utf8)
+        }
+        let members = s.members
+        let id = s.identifierKey.packed
+        var flags: UInt8 = 0
+        if id.text != nil { flags |= 16 }
+        if s.hasMotionVideo { flags |= 1 }
+        if s.error != nil { flags |= 2 }
+        if s.sidecarPath != nil { flags |= 4 }
+        if members != nil { flags |= 8 }
+        out.append(flags)
+        out.append(UInt8(kinds.firstIndex(of: s.kind) ?? 0))
+        out.append(UInt8(formats.firstIndex(of: s.format) ?? 0))
+        out.append(id.code)
+        u64(id.high)
+        u64(id.low)
+        if let t = id.text { text(t) }
+        u32(UInt32(bitPattern: Int32(truncatingIfNeeded: s.slot)))
+        u32(UInt32(bitPattern: s.member))
+        text(s.path)
+        if let e = s.error { text(e) }
+        if let c = s.sidecarPath { text(c) }
+        if let members {
+            u32(UInt32(members.count))
+            for m in members {
+                let bytes = encode(m)
+                u32(UInt32(bytes.count))
+                out += bytes
+            }
+        }
+        return out
+    }
+
+    /// The summary `bytes` hold, its folder shared through `folders`; nil when they do not hold one.
+    static func decode(_ bytes: UnsafeRawBufferPointer, folders: inout RecentFolders) -> FileSummary? {
+        var at = 0
+        func need(_ n: Int) -> Bool { n >= 0 && at + n <= bytes.count }
+        func u8() -> UInt8? {
+            guard need(1) else { return nil }
+            defer { at += 1 }
+            return bytes[at]
+        }
+        func u32() -> UInt32? {
+            guard need(4) else { return nil }
+            defer { at += 4 }
+            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+        }
+        func u64() -> UInt64? {
+            guard need(8) else { return nil }
+            defer { at += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        }
+        func text() -> String? {
+            guard let n = u32().map(Int.init), need(n) else { return nil }
+            defer { at += n }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
+        }
+        guard let flags = u8(), let k = u8(), let f = u8(), Int(k) < kinds.count, Int(f) < formats.count,
+              let code = u8(), let high = u64(), let low = u64() else { return nil }
+        var idText: String?
+        if flags & 16 != 0 {
+            guard let t = text() else { return nil }
+            idText = t
+        }
+        guard let identifier = IdentifierKey(code: code, high: high, low: low, text: idText),
+              let slot = u32(), let member = u32(), let path = text() else { return nil }
+        var error: String?, sidecar: String?, members: [FileSummary]?
+        if flags & 2 != 0 { guard let e = text() else { return nil }; error = e }
+        if flags & 4 != 0 { guard let c = text() else { return nil }; sidecar = c }
+        if flags & 8 != 0 {
+            guard let n = u32().map(Int.init) else { return nil }
+            var list: [FileSummary] = []
+            for _ in 0..<n {
+                guard let length = u32().map(Int.init), need(length),
+                      let m = decode(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + length)]), folders: &folders) else { return nil }
+                at += length
+                list.append(m)
+            }
+            members = list
+        }
+        guard at == bytes.count else { return nil }
+        return FileSummary(path: path, kind: kinds[Int(k)], format: formats[Int(f)], identifier: identifier,
+                           hasMotionVideo: flags & 1 != 0, error: error, sidecar: sidecar, members: members,
+                           member: Int(Int32(bitPattern: member)), slot: Int(Int32(bitPattern: slot)), folders: &folders)
+    }
+}

@@ -126,6 +126,35 @@ import Testing
         try await Self.expectSummariesOnDiskGiveTheWholeResult([TestPaths.corpus.path, Self.library], sizes: [1, 7])
     }
 
+    /// Paths Swift holds equal (a folder spelt NFC and NFD) are not in the order the engine reading
+    /// summaries back by index relies on: the summaries come back into memory, and the result is
+    /// the one a scan holding them gives.
+    @Test func pathsOutOfOrderKeepTheSummariesInMemory() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pair = TestPaths.fixtures.appendingPathComponent("pair")
+        // The walk lists `cafe\u{301}/IMG_0001.JPG` (its bytes first) and then `caf\u{E9}/IMG_0001.JPG`:
+        // two paths Swift holds equal, one after the other.
+        for (folder, names) in [("caf\u{E9}", ["IMG_0001.JPG", "IMG_0001.MOV"]), ("cafe\u{301}", ["IMG_0001.JPG"]),
+                                ("a", ["IMG_0001.JPG", "IMG_0001.MOV"])] {
+            let to = dir.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
+            for name in names {
+                try FileManager.default.copyItem(at: pair.appendingPathComponent(name), to: to.appendingPathComponent(name))
+            }
+        }
+        var options = LintOptions(paths: [dir.path], configuration: .defaults)
+        options.spillAbove = 0
+        options.partition = 1
+        options.summariesOnDisk = false
+        let (held, _) = try await Self.scan(options)
+        #expect(held.summary.files == 5 && held.findings.contains { $0.ruleID == "duplicate-identifier" })
+        options.summariesOnDisk = true
+        let library = await (try LibraryScan(options)).read(progress: nil)
+        #expect(library.stored == nil && library.summaries.count == 5)
+        #expect(try await Self.scan(options).0 == held)
+    }
+
     static func expectSummariesOnDiskGiveTheWholeResult(_ paths: [String], sizes: [Int]) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

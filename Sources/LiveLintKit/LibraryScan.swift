@@ -247,7 +247,8 @@ public struct LibraryScan: Sendable {
     func read(progress: ((ScanEvent) -> Void)?) async -> LibraryReader.Library {
         // With the cache on, the walk's stat of each file is its cache stamp: one `stat` a file.
         let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden)
-            .files(in: options.paths, keepingStats: options.cache != .off)
+            .files(in: options.paths, keepingStats: options.cache != .off,
+                   spillingAbove: options.summariesOnDisk ? options.spillAbove : nil, spillDirectory: ScanRecords.temporaryDirectory)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
         let cache: ScanCache? = switch options.cache {

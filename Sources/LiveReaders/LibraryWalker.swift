@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import LiveModel
 
 /// Finds the files to lint under the paths a user gave.
@@ -89,6 +90,133 @@ public struct LibraryWalker: Sendable {
         /// True while every display path appended came after the one before, byte by byte.
         private(set) var inOrder = true
         private var isSorted = false
+        /// Past this many files, full chunks go to a temporary file while the listing is in order
+        /// (``Spill``); nil: never.
+        private var spillAbove: Int?
+        private var spillDirectory = ""
+        /// The chunks written out: chunk `c` below `spill.count` is read back from there.
+        private var spill: Spill?
+
+        /// True when chunks wait in a temporary file (for the tests).
+        var spillsChunks: Bool { (spill?.count ?? 0) > 0 }
+
+        /// A listing that, past `files` files, writes each full chunk to an unlinked temporary file
+        /// in `directory` instead of holding it, while the walk appends in order; the read takes
+        /// the chunks back one at a time (issue 13: a million files' listing, 55 MiB with stats,
+        /// was a scan's peak at the walk's end). Where no file can be made or written, or once the
+        /// walk is out of order, chunks are held as they are without it.
+        init(spillingAbove files: Int, in directory: String) {
+            spillAbove = files
+            spillDirectory = directory
+        }
+
+        /// Full chunks written to an unlinked temporary file, back to back, and read back one at a
+        /// time, the last read kept for the next file asked for. A chunk that cannot be read back
+        /// (the disk failed under the scan) comes back as files with no name, each reported as a
+        /// file that cannot be read.
+        private final class Spill: @unchecked Sendable {
+            private let descriptor: Int32
+            private var end: Int64 = 0
+            /// Where each chunk written is: its offset, its size and how many files it holds.
+            private var places: [(offset: Int64, size: Int, files: Int)] = []
+            private var last: (index: Int, chunk: Chunk)?
+            private let lock = NSLock()
+
+            init?(in directory: String) {
+                var template = Array((directory + "/livelint-walk-XXXXXX").utf8CString)
+                let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                guard fd >= 0 else { return nil }
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                signal(SIGXFSZ, SIG_IGN)
+                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+                descriptor = fd
+            }
+
+            deinit { close(descriptor) }
+
+            var count: Int { places.count }
+
+            /// Writes `chunk` as the next one; false when the disk refused it (nothing is then
+            /// written, and the chunk stays where it was).
+            func write(_ chunk: Chunk) -> Bool {
+                var out: [UInt8] = []
+                func array<T>(_ values: [T]) {
+                    withUnsafeBytes(of: UInt64(values.count).littleEndian) { out.append(contentsOf: $0) }
+                    values.withUnsafeBytes { out.append(contentsOf: $0) }
+                }
+                array(chunk.bytes)
+                array(chunk.starts)
+                array(chunk.roots.firsts)
+                array(chunk.roots.values)
+                array(chunk.devices.firsts)
+                array(chunk.devices.values)
+                array(chunk.stats)
+                var done = 0
+                while done < out.count {
+                    let n = out.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, out.count - done, off_t(end) + off_t(done)) }
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else { return false }
+                    done += n
+                }
+                places.append((end, out.count, chunk.count))
+                end += Int64(out.count)
+                return true
+            }
+
+            /// Chunk `index`, read back.
+            func chunk(_ index: Int) -> Chunk {
+                lock.lock()
+                defer { lock.unlock() }
+                if let last, last.index == index { return last.chunk }
+                let place = places[index]
+                let chunk = Self.read(descriptor, place.offset, place.size) ?? Chunk(lost: place.files)
+                last = (index, chunk)
+                return chunk
+            }
+
+            /// Forgets the chunk kept from the last read.
+            func drop() {
+                lock.lock()
+                last = nil
+                lock.unlock()
+            }
+
+            private static func read(_ fd: Int32, _ offset: Int64, _ size: Int) -> Chunk? {
+                var bytes = [UInt8](repeating: 0, count: size)
+                var done = 0
+                while done < size {
+                    let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(offset) + off_t(done)) }
+                    if n < 0, errno == EINTR { continue }
+                    guard n > 0 else { return nil }
+                    done += n
+                }
+                var at = 0
+                func array<T>(_: T.Type) -> [T]? {
+                    guard at + 8 <= size else { return nil }
+                    let count = Int(UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) }))
+                    at += 8
+                    let length = count * MemoryLayout<T>.stride
+                    guard count >= 0, length <= size - at else { return nil }
+                    defer { at += length }
+                    return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+                        bytes.withUnsafeBytes { source in
+                            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[at..<(at + length)]))
+                        }
+                        initialized = count
+                    }
+                }
+                var chunk = Chunk()
+                guard let b = array(UInt8.self), let starts = array(UInt32.self), let rootFirsts = array(UInt32.self),
+                      let rootValues = array(UInt32.self), let deviceFirsts = array(UInt32.self),
+                      let deviceValues = array(Int64.self), let stats = array(Stamp.self), at == size else { return nil }
+                chunk.bytes = b
+                chunk.starts = starts
+                chunk.roots = Runs(firsts: rootFirsts, values: rootValues)
+                chunk.devices = Runs(firsts: deviceFirsts, values: deviceValues)
+                chunk.stats = stats
+                return chunk
+            }
+        }
 
         /// Files: their display paths back to back, where each starts (it ends where the next
         /// begins), their roots and devices by runs, and their stats (kept only while the files
@@ -101,6 +229,14 @@ public struct LibraryWalker: Sendable {
             var stats: [Stamp] = []
 
             var count: Int { starts.count }
+
+            init() {}
+
+            /// `files` files with no name (a chunk that could not be read back).
+            init(lost files: Int) {
+                starts = [UInt32](repeating: 0, count: files)
+                roots.append(LibraryWalker.Listing.givenByName, at: 0)
+            }
 
             /// The bytes of file `i`'s display path.
             func withPath<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -126,8 +262,15 @@ public struct LibraryWalker: Sendable {
 
         /// A value that runs of consecutive files share: each run's first file and its value.
         private struct Runs<Value: Equatable & Sendable>: Sendable {
-            private var firsts: [UInt32] = []
-            private var values: [Value] = []
+            private(set) var firsts: [UInt32] = []
+            private(set) var values: [Value] = []
+
+            init() {}
+
+            init(firsts: [UInt32], values: [Value]) {
+                self.firsts = firsts
+                self.values = values
+            }
 
             /// Gives file `index` (the next one, in order) the value `value`.
             mutating func append(_ value: Value, at index: Int) {
@@ -162,8 +305,9 @@ public struct LibraryWalker: Sendable {
 
         mutating func append(display: String, root: UInt32, stat: FileStat? = nil) {
             precondition(!isSorted, "a listing takes no file once sorted")
-            // The first chunk tells whether the listing keeps stats (a chunk is made with a file).
-            precondition(chunks.first.map { $0.stats.isEmpty == (stat == nil) } ?? true,
+            // The last chunk tells whether the listing keeps stats (a chunk is made with a file,
+            // and the last is never written out).
+            precondition(chunks.last.map { $0.stats.isEmpty == (stat == nil) } ?? true,
                          "a listing keeps the stats of all its files or of none")
             var display = display
             display.withUTF8 { path in
@@ -178,7 +322,10 @@ public struct LibraryWalker: Sendable {
         /// Adds a file at the end of the last chunk (a new one when it is full).
         private mutating func add(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
             if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.chunkSize {
-                if !chunks.isEmpty { Self.trim(&chunks[chunks.count - 1]) }
+                if !chunks.isEmpty {
+                    Self.trim(&chunks[chunks.count - 1])
+                    spillFullChunks()
+                }
                 var chunk = Chunk()
                 chunk.starts.reserveCapacity(Self.chunkSize)
                 if stat != nil { chunk.stats.reserveCapacity(Self.chunkSize) }
@@ -195,6 +342,35 @@ public struct LibraryWalker: Sendable {
             total += 1
         }
 
+        /// Writes the chunks held (all full) to the temporary file, past ``spillAbove`` files and
+        /// while the listing is in order (a listing that must be sorted needs them all).
+        private mutating func spillFullChunks() {
+            guard let spillAbove, inOrder, total > spillAbove else { return }
+            if spill == nil {
+                spill = Spill(in: spillDirectory)
+                if spill == nil {
+                    self.spillAbove = nil
+                    return
+                }
+            }
+            guard let spill else { return }
+            // Called as a new chunk is to be made: every chunk held is full.
+            while spill.count < chunks.count {
+                let c = spill.count
+                guard spill.write(chunks[c]) else {
+                    self.spillAbove = nil
+                    return
+                }
+                chunks[c] = Chunk()
+            }
+        }
+
+        /// Chunk `c`, held or read back.
+        private func chunk(_ c: Int) -> Chunk {
+            if let spill, c < spill.count { return spill.chunk(c) }
+            return chunks[c]
+        }
+
         /// A full chunk's paths moved to a buffer of their own size (appending grew it by
         /// doubling).
         private static func trim(_ chunk: inout Chunk) {
@@ -208,6 +384,12 @@ public struct LibraryWalker: Sendable {
             isSorted = true
             if let end = chunks.indices.last { Self.trim(&chunks[end]) }
             guard !inOrder else { return }
+            // Chunks are written out only while the listing is in order: those written before it
+            // went out of order come back to be sorted with the rest.
+            if let spill {
+                for c in 0..<spill.count { chunks[c] = spill.chunk(c) }
+                self.spill = nil
+            }
             let old = chunks
             var order: [(chunk: UInt32, record: UInt32)] = []
             order.reserveCapacity(total)
@@ -234,10 +416,15 @@ public struct LibraryWalker: Sendable {
         public mutating func release(below index: Int) {
             let below = Swift.min(index / Self.chunkSize, chunks.count)
             guard released < below else { return }
+            let spilled = spill?.count ?? 0
             while released < below {
                 chunks[released] = Chunk()
                 released += 1
             }
+            // The chunk kept from the last read back goes once every written chunk is done with;
+            // when only written chunks were released, nothing of the heap was freed.
+            if below >= spilled { spill?.drop() }
+            guard below > spilled else { return }
             // Hand the freed pages back to the system: a chunk's paths and starts (about 90 and 16
             // KiB) come from the heap, where the allocator keeps freed memory for reuse, while what the read
             // builds meanwhile goes to large blocks of their own, so the listing's pages stayed
@@ -251,7 +438,8 @@ public struct LibraryWalker: Sendable {
             let tail = Array(suffix.lowercased().utf8)
             guard !tail.isEmpty else { return Array(indices) }
             var found: [Int] = []
-            for (c, chunk) in chunks.enumerated() {
+            for c in chunks.indices {
+                let chunk = self.chunk(c)
                 for i in 0..<chunk.count {
                     let matches = chunk.withPath(i) { path in
                         guard path.count >= tail.count else { return false }
@@ -275,11 +463,26 @@ public struct LibraryWalker: Sendable {
         public subscript(position: Int) -> Entry {
             // The chunk read in place (a copy would retain and release its five buffers).
             let c = position / Self.chunkSize, i = position % Self.chunkSize
+            if let spill, c < spill.count { return Self.entry(spill.chunk(c), i, roots: roots) }
             let root = roots[Int(chunks[c].roots.value(at: i))]
             let stat = chunks[c].stat(i)
             return chunks[c].withPath(i) { path in
                 let display = String(decoding: path, as: UTF8.self)
                 guard root.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: stat) }
+                let tail = String(decoding: UnsafeBufferPointer(rebasing: path[Int(root.displayPrefix)...]), as: UTF8.self)
+                return Entry(path: root.open + tail, displayPath: display, stat: stat)
+            }
+        }
+
+        /// File `i` of `chunk` (one read back).
+        private static func entry(_ chunk: Chunk, _ i: Int, roots: [(open: String, displayPrefix: UInt32)]) -> Entry {
+            let root = roots[Int(chunk.roots.value(at: i))]
+            let stat = chunk.stat(i)
+            return chunk.withPath(i) { path in
+                let display = String(decoding: path, as: UTF8.self)
+                guard root.displayPrefix != .max, Int(root.displayPrefix) <= path.count else {
+                    return Entry(path: display, displayPath: display, stat: stat)
+                }
                 let tail = String(decoding: UnsafeBufferPointer(rebasing: path[Int(root.displayPrefix)...]), as: UTF8.self)
                 return Entry(path: root.open + tail, displayPath: display, stat: stat)
             }
@@ -316,8 +519,13 @@ public struct LibraryWalker: Sendable {
 
     /// Every regular file under `paths`, sorted by display path (byte order); plus the paths that
     /// could not be read. With `keepingStats`, each entry carries its ``FileStat``.
-    public func files(in paths: [String], keepingStats: Bool = false) -> (entries: Listing, problems: [Problem]) {
-        var entries = Listing()
+    ///
+    /// With `spillingAbove`, a listing of more files than that keeps its full chunks in a
+    /// temporary file in `spillDirectory` while the walk lists paths in order
+    /// (``Listing/init(spillingAbove:in:)``).
+    public func files(in paths: [String], keepingStats: Bool = false, spillingAbove: Int? = nil,
+                      spillDirectory: String = "/var/tmp") -> (entries: Listing, problems: [Problem]) {
+        var entries = spillingAbove.map { Listing(spillingAbove: $0, in: spillDirectory) } ?? Listing()
         var problems: [Problem] = []
         var visited = Set<DirectoryID>()
         var seenFiles = SeenFiles()

@@ -248,21 +248,35 @@ struct LibraryWalkerTests {
         }
         #expect(created == 4_500)
         expected.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        var (entries, _) = LibraryWalker().files(in: [dir.path], keepingStats: true)
-        #expect(entries.count == 4_500)
-        #expect(entries.map(\.displayPath) == expected)
-        #expect(entries.indices(whereDisplayPathEndsWith: ".JSON") == expected.indices.filter { expected[$0].hasSuffix(".json") })
-        for entry in entries.enumerated() where entry.offset % 97 == 0 || entry.offset % 4_096 < 2 {
-            var st = stat()
-            #expect(stat(entry.element.path, &st) == 0)
-            #expect(entry.element.stat == LibraryWalker.FileStat(st), "\(entry.element.displayPath)")
+        // Held, and with the full chunk written to a temporary file (past 0 and 1,000 files; not
+        // past 5,000) and read back.
+        for spill in [nil, 0, 1_000, 5_000] as [Int?] {
+            var (entries, _) = LibraryWalker().files(in: [dir.path], keepingStats: true, spillingAbove: spill,
+                                                     spillDirectory: FileManager.default.temporaryDirectory.path)
+            #expect(entries.spillsChunks == ((spill ?? .max) < 4_096), "spilling above \(String(describing: spill))")
+            #expect(entries.count == 4_500)
+            #expect(entries.map(\.displayPath) == expected)
+            #expect(entries.indices(whereDisplayPathEndsWith: ".JSON") == expected.indices.filter { expected[$0].hasSuffix(".json") })
+            for entry in entries.enumerated() where entry.offset % 97 == 0 || entry.offset % 4_096 < 2 {
+                var st = stat()
+                #expect(stat(entry.element.path, &st) == 0)
+                #expect(entry.element.stat == LibraryWalker.FileStat(st), "\(entry.element.displayPath)")
+            }
+            let kept = Array(entries[4_200...])
+            let first = entries[5]
+            entries.release(below: 4_200)
+            #expect(entries.count == 4_500)
+            #expect(Array(entries[4_200...]) == kept)
+            entries.release(below: 4_500)
+            #expect(entries.count == 4_500 && entries.indices == 0..<4_500)
+            #expect(first.displayPath == expected[5])
         }
-        let kept = Array(entries[4_200...])
-        entries.release(below: 4_200)
-        #expect(entries.count == 4_500)
-        #expect(Array(entries[4_200...]) == kept)
-        entries.release(below: 4_500)
-        #expect(entries.count == 4_500 && entries.indices == 0..<4_500)
+        // Several roots given: the walk is out of order once the second root begins, and the
+        // chunks written before come back to be sorted with the rest.
+        let other = dir.appendingPathComponent("f3").path
+        let (both, _) = LibraryWalker().files(in: [dir.path, other], spillingAbove: 0, spillDirectory: FileManager.default.temporaryDirectory.path)
+        let (bothHeld, _) = LibraryWalker().files(in: [dir.path, other])
+        #expect(!both.spillsChunks && both.count == bothHeld.count && Array(both) == Array(bothHeld))
     }
     /// Files of several roots (and files given by name) on several devices, appended out of
     /// order, come back sorted, each with its own root's path to open and its own stat: the

@@ -519,4 +519,33 @@ public protocol SummaryStore: AnyObject, Sendable {
     var count: Int { get }
     /// Summary `i` (`0..<count`).
     func summary(_ i: Int) -> FileSummary
+    /// What the result lists for file `i`: `summary(i).scanned`, which a store may read without
+    /// making the summary.
+    func scanned(_ i: Int) -> ScannedFile
+    /// What a pair's record takes from file `i` as its half: its path, identifier and sidecar
+    /// (``FileSummary/path``, ``FileSummary/contentIdentifier``, ``FileSummary/sidecarPath``),
+    /// which a store may read without making the summary.
+    func half(_ i: Int) -> RecordHalf
+}
+
+/// What a pair's record (``PairRecord``) takes from one of its halves.
+public struct RecordHalf: Sendable {
+    public var path: String
+    public var contentIdentifier: String?
+    public var sidecar: String?
+
+    public init(path: String, contentIdentifier: String?, sidecar: String?) {
+        self.path = path
+        self.contentIdentifier = contentIdentifier
+        self.sidecar = sidecar
+    }
+
+    public init(_ summary: FileSummary) {
+        self.init(path: summary.path, contentIdentifier: summary.contentIdentifier, sidecar: summary.sidecarPath)
+    }
+}
+
+extension SummaryStore {
+    public func scanned(_ i: Int) -> ScannedFile { summary(i).scanned }
+    public func half(_ i: Int) -> RecordHalf { RecordHalf(summary(i)) }
 }

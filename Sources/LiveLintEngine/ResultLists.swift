@@ -42,7 +42,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
             switch storage {
             case .records(let records): return records[i]
             case .pairs(let pairs, let extras):
-                var record = pairs.pair(i).record
+                var record = pairs.record(i)
                 if !extras.isEmpty, let extra = extras[i] { record.rare = extra }
                 return record
             }
@@ -59,7 +59,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
                 // An extra replaces what the pair's own record holds beyond it (its sidecar); "no
                 // extra" reads as the pair's own record, so a record holding less than that is
                 // kept as it is too.
-                let base = pairs.pair(i).record
+                let base = pairs.record(i)
                 guard Self.same(base.still, newValue.still), Self.same(base.movie, newValue.movie),
                       Self.same(base.contentIdentifier, newValue.contentIdentifier), base.pairedBy == newValue.pairedBy,
                       newValue.rare != nil || base.rare == nil else {
@@ -216,7 +216,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
             let at = order.map { Int($0[i]) } ?? i
             return at < summaries.count ? summaries[at].scanned : members[at - summaries.count]
         case .stored(let stored, let members, let places):
-            guard !places.isEmpty else { return stored.summary(i).scanned }
+            guard !places.isEmpty else { return stored.scanned(i) }
             // The members placed before `i`.
             var low = 0, high = places.count
             while low < high {
@@ -224,7 +224,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
                 if places[mid] < i { low = mid + 1 } else { high = mid }
             }
             if low < places.count, places[low] == i { return members[low] }
-            return stored.summary(i - low).scanned
+            return stored.scanned(i - low)
         }
     }
 
@@ -239,6 +239,12 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
 protocol PairSource: Sendable {
     var pairCount: Int { get }
     func pair(_ i: Int) -> PairSummary
+    /// `pair(i).record`, which a source may make without the pair.
+    func record(_ i: Int) -> PairRecord
+}
+
+extension PairSource {
+    func record(_ i: Int) -> PairRecord { pair(i).record }
 }
 
 extension PairList: PairSource {
@@ -329,6 +335,21 @@ struct StoredPairs: PairSource {
         let span = spans[i]
         return PairSummary(still: half(span.still), movie: half(span.movie), pairedBy: span.method,
                            archive: archives.isEmpty ? nil : archives[Int32(i)])
+    }
+
+    /// `pair(i).record`, its halves in the store read without their summaries.
+    func record(_ i: Int) -> PairRecord {
+        let span = spans[i]
+        let still = recordHalf(span.still), movie = recordHalf(span.movie)
+        return PairRecord(still: still?.path, movie: movie?.path,
+                          contentIdentifier: still?.contentIdentifier ?? movie?.contentIdentifier,
+                          pairedBy: span.method, sidecar: still?.sidecar ?? movie?.sidecar)
+    }
+
+    private func recordHalf(_ index: Int32) -> RecordHalf? {
+        guard index >= 0 else { return nil }
+        let n = store.count
+        return Int(index) < n ? store.half(Int(index)) : RecordHalf(members[Int(index) - n])
     }
 
     private func half(_ index: Int32) -> FileSummary? {

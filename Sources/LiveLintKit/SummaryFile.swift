@@ -1,6 +1,7 @@
 import Foundation
 import LiveLintEngine
 import LiveModel
+import Synchronization
 
 /// A scan's file summaries (``FileSummary``) written to a temporary file as they are made, and read
 /// back by index (docs/flat-memory.md, step 2), so that a library's summaries, 53 MiB a million
@@ -14,16 +15,16 @@ import LiveModel
 /// summary read back shares its folder with the one read before it when they have the same
 /// (``RecentFolders``), as the read makes them.
 ///
-/// One task appends, then calls ``finish()``; after that, reads may come from any task (a lock
-/// guards the reading state).
+/// One task appends, then calls ``finish()``; after that, reads may come from any task (the maps
+/// do not change; a lock guards the folders shared by summaries read back).
 final class SummaryFile: SummaryStore, @unchecked Sendable {
     private let data: SpillFile
     private let offsets: SpillFile
     /// How many summaries were appended.
     private(set) var count = 0
     private var folders = RecentFolders()
-    private var readSinceRelease = 0
     private let lock = NSLock()
+    private let readSinceRelease = Atomic<Int>(0)
     private static let residentWindow = 1 << 20
 
     /// Nil when a temporary file cannot be made in `directory`. `writeLimit`: for the tests,
@@ -55,21 +56,37 @@ final class SummaryFile: SummaryStore, @unchecked Sendable {
 
     /// Summary `i`, read back (after ``finish()``).
     func summary(_ i: Int) -> FileSummary {
-        guard let summary = read(i) else {
-            // What was written cannot be read back (the disk failed under the scan): the file
-            // is reported unreadable rather than dropped.
-            return FileSummary(MediaFile(path: "", kind: .unknown, format: .unknown,
-                                         error: ReadIssue(.io, "the scan's temporary file could not be read back")), slot: -1)
-        }
-        return summary
+        read(i) ?? FileSummary(Self.lost, slot: -1)
     }
 
     /// Summary `i`, or nil when it cannot be read back.
     func read(_ i: Int) -> FileSummary? {
-        guard i >= 0, i < count else { return nil }
+        guard let bytes = bytes(i) else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        guard let startBytes = offsets.bytes(at: Int64(i) * 8, count: 8) else { return nil }
+        return SummaryCodec.decode(bytes, folders: &folders)
+    }
+
+    /// `summary(i).scanned`, read without making the summary.
+    func scanned(_ i: Int) -> ScannedFile {
+        guard let bytes = bytes(i), let f = SummaryCodec.fields(bytes) else { return FileSummary(Self.lost, slot: -1).scanned }
+        return ScannedFile(path: f.path, kind: f.kind, format: f.format, error: f.error, sidecar: f.sidecar)
+    }
+
+    /// What a pair's record takes from file `i`, read without making the summary.
+    func half(_ i: Int) -> RecordHalf {
+        guard let bytes = bytes(i), let f = SummaryCodec.fields(bytes) else { return RecordHalf(FileSummary(Self.lost, slot: -1)) }
+        return RecordHalf(path: f.path, contentIdentifier: f.identifier.string, sidecar: f.sidecar)
+    }
+
+    /// What stands for a summary that cannot be read back (the disk failed under the scan): a
+    /// file reported unreadable rather than dropped.
+    private static let lost = MediaFile(path: "", kind: .unknown, format: .unknown,
+                                        error: ReadIssue(.io, "the scan's temporary file could not be read back"))
+
+    /// The encoding of summary `i` (after ``finish()``), or nil.
+    private func bytes(_ i: Int) -> UnsafeRawBufferPointer? {
+        guard i >= 0, i < count, let startBytes = offsets.bytes(at: Int64(i) * 8, count: 8) else { return nil }
         let start = Int64(UInt64(littleEndian: startBytes.loadUnaligned(as: UInt64.self)))
         var end = data.size
         if i + 1 < count {
@@ -77,14 +94,13 @@ final class SummaryFile: SummaryStore, @unchecked Sendable {
             end = Int64(UInt64(littleEndian: endBytes.loadUnaligned(as: UInt64.self)))
         }
         guard start >= 0, start <= end, let bytes = data.bytes(at: start, count: Int(end - start)) else { return nil }
-        let summary = SummaryCodec.decode(bytes, folders: &folders)
-        readSinceRelease += bytes.count + 8
-        if readSinceRelease >= Self.residentWindow {
+        // Every MiB read, the maps' pages leave the resident set (they stay in the page cache).
+        if readSinceRelease.add(bytes.count + 8, ordering: .relaxed).newValue >= Self.residentWindow {
+            readSinceRelease.store(0, ordering: .relaxed)
             data.releasePages()
             offsets.releasePages()
-            readSinceRelease = 0
         }
-        return summary
+        return bytes
     }
 }
 
@@ -238,6 +254,52 @@ enum SummaryCodec {
             }
         }
         return out
+    }
+
+    /// What a result reads of a summary (``ScannedFile``, a pair record's half), from its
+    /// encoding: no summary, folder or members made.
+    struct Fields {
+        var path: String
+        var kind: FileKind
+        var format: ContainerFormat
+        var identifier: IdentifierKey
+        var error: String?
+        var sidecar: String?
+    }
+
+    /// The ``Fields`` of the summary `bytes` hold (its members not looked at); nil when they do
+    /// not hold one.
+    static func fields(_ bytes: UnsafeRawBufferPointer) -> Fields? {
+        var at = 0
+        func need(_ n: Int) -> Bool { n >= 0 && at + n <= bytes.count }
+        func u32() -> UInt32? {
+            guard need(4) else { return nil }
+            defer { at += 4 }
+            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+        }
+        func text() -> String? {
+            guard let n = u32().map(Int.init), need(n) else { return nil }
+            defer { at += n }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
+        }
+        guard need(20) else { return nil }
+        let flags = bytes[0], k = Int(bytes[1]), f = Int(bytes[2]), code = bytes[3]
+        guard k < kinds.count, f < formats.count else { return nil }
+        let high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
+        let low = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+        at = 20
+        var idText: String?
+        if flags & 16 != 0 {
+            guard let t = text() else { return nil }
+            idText = t
+        }
+        guard let identifier = IdentifierKey(code: code, high: high, low: low, text: idText), need(8) else { return nil }
+        at += 8  // the slot and the member index
+        guard let path = text() else { return nil }
+        var error: String?, sidecar: String?
+        if flags & 2 != 0 { guard let e = text() else { return nil }; error = e }
+        if flags & 4 != 0 { guard let c = text() else { return nil }; sidecar = c }
+        return Fields(path: path, kind: kinds[k], format: formats[f], identifier: identifier, error: error, sidecar: sidecar)
     }
 
     /// The summary `bytes` hold, its folder shared through `folders`; nil when they do not hold one.

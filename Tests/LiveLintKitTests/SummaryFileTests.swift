@@ -86,6 +86,13 @@ import Testing
                 #expect(Self.same(file.summary(i), written[i]), "limit \(limit)")
             }
             #expect(file.read(-1) == nil && file.read(written.count) == nil)
+            // What the result reads without making the summary is what the summary gives.
+            #expect((0..<written.count).allSatisfy { i in
+                let half = file.half(i), s = written[i]
+                return file.scanned(i) == s.scanned && Array(half.path.utf8) == Array(s.path.utf8)
+                    && half.contentIdentifier.map { Array($0.utf8) } == s.contentIdentifier.map { Array($0.utf8) }
+                    && half.sidecar == s.sidecarPath
+            }, "limit \(limit)")
             // Read in order, a folder's summaries share one folder object, as the read makes them.
             let a = try #require(file.read(0)), b = try #require(file.read(1))
             #expect(a.folder != nil && a.folder === b.folder)

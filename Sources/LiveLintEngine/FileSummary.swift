@@ -281,7 +281,20 @@ public struct FileSummary: PairHalf {
     public init(path: String, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey, hasMotionVideo: Bool,
                 error: String?, sidecar: String? = nil, members: [FileSummary]? = nil, member: Int = -1, slot: Int,
                 folders: inout RecentFolders) {
-        (folder, name) = folders.split(path)
+        var path = path
+        self = path.withUTF8 { bytes in
+            FileSummary(pathBytes: bytes, kind: kind, format: format, identifier: identifier, hasMotionVideo: hasMotionVideo,
+                        error: error, sidecar: sidecar, members: members, member: member, slot: slot, folders: &folders)
+        }
+    }
+
+    /// ``init(path:kind:format:identifier:hasMotionVideo:error:sidecar:members:member:slot:folders:)``
+    /// with the path given as its UTF-8 bytes (a summary read back from its encoding: no string
+    /// of the whole path is made).
+    public init(pathBytes: UnsafeBufferPointer<UInt8>, kind: FileKind, format: ContainerFormat, identifier: IdentifierKey,
+                hasMotionVideo: Bool, error: String?, sidecar: String? = nil, members: [FileSummary]? = nil, member: Int = -1,
+                slot: Int, folders: inout RecentFolders) {
+        (folder, name) = folders.split(bytes: pathBytes)
         identifierForm = identifier.form
         identifierHigh = identifier.high
         identifierLow = identifier.low
@@ -395,7 +408,7 @@ public final class PathFolder: Sendable {
 
 
     /// `body` on the bytes of `folder`'s text (none for no folder).
-    static func withBytes<R>(_ folder: PathFolder?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    public static func withBytes<R>(_ folder: PathFolder?, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let folder else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         var text = folder.text
         return text.withUTF8(body)
@@ -431,11 +444,18 @@ public struct RecentFolders {
     mutating func split(_ path: String) -> (PathFolder?, String) {
         var text = path
         return text.withUTF8 { bytes in
-            guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (nil, path) }
-            let head = UnsafeBufferPointer(rebasing: bytes[...slash])
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]), as: UTF8.self)
-            return (folder(head), name)
+            guard bytes.contains(UInt8(ascii: "/")) else { return (nil, path) }
+            return split(bytes: bytes)
         }
+    }
+
+    /// The path whose UTF-8 bytes are `bytes`, as its folder part (nil when it has no `/`) and
+    /// its name: no string of the whole path is made.
+    mutating func split(bytes: UnsafeBufferPointer<UInt8>) -> (PathFolder?, String) {
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (nil, String(decoding: bytes, as: UTF8.self)) }
+        let head = UnsafeBufferPointer(rebasing: bytes[...slash])
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]), as: UTF8.self)
+        return (folder(head), name)
     }
 
     /// A recent folder whose text is `bytes`, else a new one, kept as recent.

@@ -41,9 +41,8 @@ final class SummaryFile: SummaryStore, @unchecked Sendable {
     /// Appends `summary`.
     func append(_ summary: FileSummary) {
         var offset = UInt64(data.size).littleEndian
-        let encoded = SummaryCodec.encode(summary)
         withUnsafeBytes(of: &offset) { offsets.append($0) }
-        encoded.withUnsafeBytes { data.append($0) }
+        data.append { SummaryCodec.encode(summary, into: &$0) }
         count += 1
     }
 
@@ -144,8 +143,15 @@ final class SpillFile {
     private var unwrittenStart: Int64 = 0
 
     func append(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
-        size += Int64(bytes.count)
+        append { $0.append(contentsOf: bytes) }
+    }
+
+    /// Appends what `write` appends to the bytes it is given (written in place: no array of
+    /// its own).
+    func append(_ write: (inout [UInt8]) -> Void) {
+        let before = buffer.count
+        write(&buffer)
+        size += Int64(buffer.count - before)
         if !failed, buffer.count >= Self.bufferSize { flush() }
     }
 
@@ -219,6 +225,12 @@ enum SummaryCodec {
     static func encode(_ s: FileSummary) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(48)
+        encode(s, into: &out)
+        return out
+    }
+
+    /// ``encode(_:)``, appended to `out`.
+    static func encode(_ s: FileSummary, into out: inout [UInt8]) {
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         func text(_ t: String) {
@@ -242,7 +254,14 @@ enum SummaryCodec {
         if let t = id.text { text(t) }
         u32(UInt32(bitPattern: Int32(truncatingIfNeeded: s.slot)))
         u32(UInt32(bitPattern: s.member))
-        text(s.path)
+        // The path from its folder's bytes and its name's (no string of it made).
+        PathFolder.withBytes(s.folder) { head in
+            s.withNameBytes { tail in
+                u32(UInt32(head.count + tail.count))
+                out.append(contentsOf: head)
+                out.append(contentsOf: tail)
+            }
+        }
         if let e = s.error { text(e) }
         if let c = s.sidecarPath { text(c) }
         if let members {
@@ -253,7 +272,6 @@ enum SummaryCodec {
                 out += bytes
             }
         }
-        return out
     }
 
     /// What a result reads of a summary (``ScannedFile``, a pair record's half), from its
@@ -334,7 +352,9 @@ enum SummaryCodec {
             idText = t
         }
         guard let identifier = IdentifierKey(code: code, high: high, low: low, text: idText),
-              let slot = u32(), let member = u32(), let path = text() else { return nil }
+              let slot = u32(), let member = u32(), let pathCount = u32().map(Int.init), need(pathCount) else { return nil }
+        let path = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + pathCount)]).bindMemory(to: UInt8.self)
+        at += pathCount
         var error: String?, sidecar: String?, members: [FileSummary]?
         if flags & 2 != 0 { guard let e = text() else { return nil }; error = e }
         if flags & 4 != 0 { guard let c = text() else { return nil }; sidecar = c }
@@ -350,7 +370,7 @@ enum SummaryCodec {
             members = list
         }
         guard at == bytes.count else { return nil }
-        return FileSummary(path: path, kind: kinds[Int(k)], format: formats[Int(f)], identifier: identifier,
+        return FileSummary(pathBytes: path, kind: kinds[Int(k)], format: formats[Int(f)], identifier: identifier,
                            hasMotionVideo: flags & 1 != 0, error: error, sidecar: sidecar, members: members,
                            member: Int(Int32(bitPattern: member)), slot: Int(Int32(bitPattern: slot)), folders: &folders)
     }

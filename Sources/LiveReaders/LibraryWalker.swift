@@ -119,7 +119,9 @@ public struct LibraryWalker: Sendable {
             private var end: Int64 = 0
             /// Where each chunk written is: its offset, its size and how many files it holds.
             private var places: [(offset: Int64, size: Int, files: Int)] = []
-            private var last: (index: Int, chunk: Chunk)?
+            /// The chunk read last, and its index (-1: none).
+            private var lastIndex = -1
+            private var lastChunk = Chunk()
             private let lock = NSLock()
 
             init?(in directory: String) {
@@ -164,20 +166,27 @@ public struct LibraryWalker: Sendable {
             }
 
             /// Chunk `index`, read back.
-            func chunk(_ index: Int) -> Chunk {
+            func chunk(_ index: Int) -> Chunk { withChunk(index) { $0 } }
+
+            /// `body` on chunk `index`, read back, in place (a copy of the chunk would retain and
+            /// release its buffers, once a file).
+            func withChunk<R>(_ index: Int, _ body: (borrowing Chunk) -> R) -> R {
                 lock.lock()
                 defer { lock.unlock() }
-                if let last, last.index == index { return last.chunk }
-                let place = places[index]
-                let chunk = Self.read(descriptor, place.offset, place.size) ?? Chunk(lost: place.files)
-                last = (index, chunk)
-                return chunk
+                if lastIndex != index {
+                    let place = places[index]
+                    lastChunk = Chunk()
+                    lastChunk = Self.read(descriptor, place.offset, place.size) ?? Chunk(lost: place.files)
+                    lastIndex = index
+                }
+                return body(lastChunk)
             }
 
             /// Forgets the chunk kept from the last read.
             func drop() {
                 lock.lock()
-                last = nil
+                lastIndex = -1
+                lastChunk = Chunk()
                 lock.unlock()
             }
 
@@ -463,7 +472,7 @@ public struct LibraryWalker: Sendable {
         public subscript(position: Int) -> Entry {
             // The chunk read in place (a copy would retain and release its five buffers).
             let c = position / Self.chunkSize, i = position % Self.chunkSize
-            if let spill, c < spill.count { return Self.entry(spill.chunk(c), i, roots: roots) }
+            if let spill, c < spill.count { return spill.withChunk(c) { Self.entry($0, i, roots: roots) } }
             let root = roots[Int(chunks[c].roots.value(at: i))]
             let stat = chunks[c].stat(i)
             return chunks[c].withPath(i) { path in
@@ -475,7 +484,7 @@ public struct LibraryWalker: Sendable {
         }
 
         /// File `i` of `chunk` (one read back).
-        private static func entry(_ chunk: Chunk, _ i: Int, roots: [(open: String, displayPrefix: UInt32)]) -> Entry {
+        private static func entry(_ chunk: borrowing Chunk, _ i: Int, roots: [(open: String, displayPrefix: UInt32)]) -> Entry {
             let root = roots[Int(chunk.roots.value(at: i))]
             let stat = chunk.stat(i)
             return chunk.withPath(i) { path in

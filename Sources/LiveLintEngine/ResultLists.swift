@@ -173,9 +173,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
         }
         // The members in the scan's order (their archives' order, each archive's in its order),
         // then sorted as `init(scanOf:)` does; a member comes after a summary it ties with.
-        var inScanOrder = files
-        inScanOrder.sort { $0.file < $1.file }
-        let members = inScanOrder.map(\.member)
+        let members = files.enumerated().sorted { ($0.element.file, $0.offset) < ($1.element.file, $1.offset) }.map(\.element.member)
         func precedes(_ a: ScannedFile, _ b: ScannedFile) -> Bool? {
             let order = threeWay(a.path, b.path)
             if order != 0 { return order < 0 }
@@ -193,7 +191,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
             var low = 0, high = stored.count
             while low < high {
                 let mid = (low + high) / 2
-                if precedes(stored.summary(mid).scanned, member) ?? true { low = mid + 1 } else { high = mid }
+                if precedes(stored.scanned(mid), member) ?? true { low = mid + 1 } else { high = mid }
             }
             places.append(low + k)
         }
@@ -275,15 +273,9 @@ struct StoredPairs: PairSource {
         let n = store.count
         func first(_ s: PairList.Span) -> Int32 { s.still >= 0 ? s.still : s.movie }
         var order = [Int32](0..<Int32(made.count))
-        order.sort { a, b in
-            let x = made[Int(a)], y = made[Int(b)]
-            let fa = first(x), fb = first(y)
-            if fa != fb { return fa < fb }
-            // No movie reads as the empty path, which precedes every other.
-            guard y.movie >= 0 else { return false }
-            guard x.movie >= 0 else { return !store.summary(Int(y.movie)).path.isEmpty }
-            return x.movie < y.movie
-        }
+        // Each file is a half of one pair at most: no two pairs share a first half, and pairing's
+        // order is their first halves' order (its tie on the movie never comes up).
+        order.sort { first(made[Int($0)]) < first(made[Int($1)]) }
         // The archives' pairs in pairing's order, a tie in their archives' order (a stable sort
         // of them in the scan's order).
         let archived = archived.enumerated().sorted { a, b in

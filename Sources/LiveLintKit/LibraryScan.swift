@@ -49,11 +49,14 @@ public struct LintOptions: Sendable {
     /// below it, the records take little memory and decoding them again would only cost time.
     public var spillAbove: Int = LintOptions.defaultSpillAbove
 
-    /// A scan that spills (``spillAbove``) and works by buckets (``partition``) keeps its file
-    /// summaries in a temporary file too (``SummaryFile``), reading each bucket's back for the
-    /// engine and each file's for the report: the summaries, 56 bytes a file, leave memory
-    /// (docs/flat-memory.md, step 2). The report is the same either way.
-    public var summariesOnDisk: Bool = true
+    /// A scan of more files than this keeps the walk's listing and, working by buckets
+    /// (``partition``), its file summaries in temporary files too (``SummaryFile``), reading each
+    /// bucket's summaries back for the engine and each file's for the report: what grew with the
+    /// library, about 80 bytes a file, leaves memory (docs/flat-memory.md). Nil: never. The report
+    /// is the same either way; below it, the few megabytes are not worth the time reading back.
+    public var diskAbove: Int? = LintOptions.defaultDiskAbove
+    /// The default for ``diskAbove``: 100,000 files (about 28 MiB at the peak held in memory).
+    public static let defaultDiskAbove = 100_000
 
     /// The default for ``spillAbove``: 10,000 files (about 8 MiB of full records).
     public static let defaultSpillAbove = 10_000
@@ -248,7 +251,7 @@ public struct LibraryScan: Sendable {
         // With the cache on, the walk's stat of each file is its cache stamp: one `stat` a file.
         let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden)
             .files(in: options.paths, keepingStats: options.cache != .off,
-                   spillingAbove: options.summariesOnDisk ? options.spillAbove : nil, spillDirectory: ScanRecords.temporaryDirectory)
+                   spillingAbove: options.diskAbove, spillDirectory: ScanRecords.temporaryDirectory)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
         let cache: ScanCache? = switch options.cache {
@@ -261,18 +264,19 @@ public struct LibraryScan: Sendable {
         // The listing goes to the read, which frees it as it goes.
         let sidecars = SidecarIndex(entries)
         let spill = entries.count + problems.count > options.spillAbove
+        let storeSummaries = options.partition != nil && options.diskAbove.map { entries.count + problems.count > $0 } == true
         var library = await LibraryReader.read(
             consume entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
             sidecars: sidecars, keepTimeline: options.pairMedia, countKept: progress != nil, spill: spill,
-            storeSummaries: spill && options.summariesOnDisk && options.partition != nil,
+            storeSummaries: storeSummaries,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.inShard, findings: read.kept)
                     : .fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept))
             })
-        // A path that could not even be listed is a file that does not read (kept in memory
-        // with the others: a stored list takes no more).
-        if !problems.isEmpty { library.holdSummaries() }
+        // A path that could not even be listed is a file that does not read, kept after the others:
+        // not in the paths' order that summaries on disk must keep, so they come back into memory.
+        if problems.contains(where: { shard?.contains(path: $0.path) ?? true }) { library.holdSummaries() }
         for problem in problems {
             guard shard?.contains(path: problem.path) ?? true else {
                 progress?(.fileRead(path: problem.path, inShard: false, findings: 0))

@@ -2,6 +2,7 @@ import Foundation
 import ISOBMFF
 import LiveLintEngine
 import LiveModel
+import LiveReaders
 
 /// The full records of a scan, one slot per file in the order they were kept, while pairing and
 /// the scan rules work on summaries (``FileSummary``): in memory for a small scan, and for a
@@ -124,16 +125,7 @@ final class ScanRecords: FileStore {
     }
 
     private static func makeTemporaryFile(in directory: String) -> Int32 {
-        var template = Array((directory + "/livelint-scan-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return -1 }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        // A file-size limit (`ulimit -f`) then fails a write with EFBIG, handled as a full disk,
-        // instead of killing the run with SIGXFSZ.
-        signal(SIGXFSZ, SIG_IGN)
-        // Gone from the folder at once: nothing is left behind, whatever ends the run.
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        return fd
+        TemporaryFile.make(in: directory, prefix: "livelint-scan")
     }
 
     /// Keeps `file`; `bytes`, when given, are its ``RecordCodec`` encoding (made where the file

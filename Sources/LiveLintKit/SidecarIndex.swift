@@ -15,7 +15,7 @@ struct SidecarIndex: Sendable {
     init() {}
 
     init(_ entries: LibraryWalker.Listing) {
-        for index in entries.indices(whereDisplayPathEndsWith: ".json") {
+        for index in entries.jsonFiles {
             let (folder, name) = Self.split(entries[index].displayPath)
             folders[folder, default: []].insert(name)
         }

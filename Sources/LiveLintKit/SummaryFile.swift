@@ -1,7 +1,10 @@
 import Foundation
+#if os(Linux)
+import Synchronization
+#endif
 import LiveLintEngine
 import LiveModel
-import Synchronization
+import LiveReaders
 
 /// A scan's file summaries (``FileSummary``) written to a temporary file as they are made, and read
 /// back by index (docs/flat-memory.md, step 2), so that a library's summaries, 53 MiB a million
@@ -24,7 +27,8 @@ final class SummaryFile: SummaryStore, @unchecked Sendable {
     private(set) var count = 0
     private var folders = RecentFolders()
     private let lock = NSLock()
-    private let readSinceRelease = Atomic<Int>(0)
+    /// Bytes read since the maps' pages last left the resident set.
+    private let readSinceRelease = ReadCounter()
     private static let residentWindow = 1 << 20
 
     /// Nil when a temporary file cannot be made in `directory`. `writeLimit`: for the tests,
@@ -94,8 +98,7 @@ final class SummaryFile: SummaryStore, @unchecked Sendable {
         }
         guard start >= 0, start <= end, let bytes = data.bytes(at: start, count: Int(end - start)) else { return nil }
         // Every MiB read, the maps' pages leave the resident set (they stay in the page cache).
-        if readSinceRelease.add(bytes.count + 8, ordering: .relaxed).newValue >= Self.residentWindow {
-            readSinceRelease.store(0, ordering: .relaxed)
+        if readSinceRelease.add(bytes.count + 8, reaching: Self.residentWindow) {
             data.releasePages()
             offsets.releasePages()
         }
@@ -103,9 +106,38 @@ final class SummaryFile: SummaryStore, @unchecked Sendable {
     }
 }
 
-/// An unlinked temporary file written at its end, 64 KiB at a time, then mapped read-only. Once a
-/// write fails, what was not written stays in memory, after what was (the buffer always starts
-/// where a whole append starts), and is read from there.
+/// A count shared by the tasks that read a ``SummaryFile``: an atomic where the Synchronization
+/// module's is there (Linux; macOS 15, past the package's macOS 13), a lock elsewhere.
+private final class ReadCounter: @unchecked Sendable {
+    #if os(Linux)
+    private let value = Atomic<Int>(0)
+
+    /// Adds `n`; true (and back to 0) when the count reaches `limit`.
+    func add(_ n: Int, reaching limit: Int) -> Bool {
+        guard value.add(n, ordering: .relaxed).newValue >= limit else { return false }
+        value.store(0, ordering: .relaxed)
+        return true
+    }
+    #else
+    private var value = 0
+    private let lock = NSLock()
+
+    /// Adds `n`; true (and back to 0) when the count reaches `limit`.
+    func add(_ n: Int, reaching limit: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        value += n
+        guard value >= limit else { return false }
+        value = 0
+        return true
+    }
+    #endif
+}
+
+/// An unlinked temporary file (``TemporaryFile``) written at its end, 64 KiB at a time, then mapped
+/// read-only. What could not be put on disk (a write refused, a map refused) is held in memory
+/// instead, after what is on disk (the buffer always starts where a whole append starts), and read
+/// from there.
 final class SpillFile {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -115,32 +147,26 @@ final class SpillFile {
     private let writeLimit: Int64
     private var mapping: UnsafeMutableRawPointer?
     private var mappedCount = 0
-    /// What could not be written, once finished (a stable copy of the buffer).
-    private var unwritten = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// What is not on disk (or could not be mapped), once finished: the bytes from ``heldStart`` on.
+    private var held = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var heldStart: Int64 = 0
     private static let bufferSize = 64 * 1024
 
     init?(in directory: String, writeLimit: Int64 = .max) {
-        var template = Array((directory + "/livelint-summaries-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        signal(SIGXFSZ, SIG_IGN)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        descriptor = fd
+        descriptor = TemporaryFile.make(in: directory, prefix: "livelint-summaries")
+        guard descriptor >= 0 else { return nil }
         self.writeLimit = writeLimit
         buffer.reserveCapacity(Self.bufferSize)
     }
 
     deinit {
         if let mapping { munmap(mapping, mappedCount) }
-        unwritten.deallocate()
+        held.deallocate()
         close(descriptor)
     }
 
     /// Bytes appended so far.
     private(set) var size: Int64 = 0
-    /// Where the bytes held in ``unwritten`` start.
-    private var unwrittenStart: Int64 = 0
 
     func append(_ bytes: UnsafeRawBufferPointer) {
         append { $0.append(contentsOf: bytes) }
@@ -157,56 +183,55 @@ final class SpillFile {
 
     private func flush() {
         guard !failed, !buffer.isEmpty else { return }
-        guard written + Int64(buffer.count) <= writeLimit else {
+        guard written + Int64(buffer.count) <= writeLimit,
+              buffer.withUnsafeBytes({ TemporaryFile.write(descriptor, $0, at: written) }) else {
             failed = true
             return
-        }
-        var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, buffer.count - done, off_t(written) + off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                failed = true
-                return
-            }
-            done += n
         }
         written += Int64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes what waits and maps what is on disk.
+    /// Writes what waits and maps what is on disk (what cannot be mapped is read back into memory).
     func finish() {
         flush()
-        if !buffer.isEmpty {
-            unwritten = .allocate(byteCount: buffer.count, alignment: 8)
-            buffer.withUnsafeBytes { unwritten.copyMemory(from: $0) }
+        mapping = TemporaryFile.map(descriptor, count: Int(written))
+        mappedCount = mapping == nil ? 0 : Int(written)
+        // Held in memory: the bytes not written, and those written when they cannot be mapped.
+        heldStart = mapping == nil ? 0 : written
+        let count = Int(size - heldStart)
+        guard count > 0 else {
+            buffer = []
+            return
         }
+        held = .allocate(byteCount: count, alignment: 8)
+        let onDisk = Int(written - heldStart)
+        if onDisk > 0, !TemporaryFile.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: held[..<onDisk]), at: heldStart) {
+            // Not even read back: those bytes are lost (what they held reads as nothing).
+            held.deallocate()
+            held = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            buffer = []
+            return
+        }
+        buffer.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: held[onDisk...]).copyMemory(from: $0) }
         buffer = []
-        unwrittenStart = written
-        guard written > 0 else { return }
-        let p = mmap(nil, Int(written), PROT_READ, MAP_SHARED, descriptor, 0)
-        guard let p, p != MAP_FAILED else { return }
-        mapping = p
-        mappedCount = Int(written)
     }
 
     /// `count` bytes at `offset`, from the map or from memory (after ``finish()``); nil when they
-    /// are past the end, or on disk and not mapped.
+    /// are past the end or were lost.
     func bytes(at offset: Int64, count: Int) -> UnsafeRawBufferPointer? {
         guard offset >= 0, count >= 0 else { return nil }
-        if offset + Int64(count) <= written {
-            guard let mapping, offset + Int64(count) <= Int64(mappedCount) else { return nil }
+        if offset + Int64(count) <= Int64(mappedCount), let mapping {
             return UnsafeRawBufferPointer(start: mapping + Int(offset), count: count)
         }
-        let at = offset - unwrittenStart
-        guard at >= 0, at + Int64(count) <= Int64(unwritten.count) else { return nil }
-        return UnsafeRawBufferPointer(rebasing: unwritten[Int(at)..<Int(at) + count])
+        let at = offset - heldStart
+        guard at >= 0, at + Int64(count) <= Int64(held.count) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: held[Int(at)..<Int(at) + count])
     }
 
-    /// Drops the mapping's pages from the resident set (they stay in the page cache).
+    /// Drops the map's pages from the resident set (they stay in the page cache).
     func releasePages() {
-        if let mapping { _ = madvise(mapping, mappedCount, MADV_DONTNEED) }
+        if let mapping { TemporaryFile.release(mapping, count: mappedCount) }
     }
 }
 

@@ -110,36 +110,42 @@ public struct LibraryWalker: Sendable {
             spillDirectory = directory
         }
 
-        /// Full chunks written to an unlinked temporary file, back to back, and read back one at a
-        /// time, the last read kept for the next file asked for. A chunk that cannot be read back
-        /// (the disk failed under the scan) comes back as files with no name, each reported as a
-        /// file that cannot be read.
+        /// Full chunks written to an unlinked temporary file (``TemporaryFile``), back to back, and
+        /// read back one at a time through a read-only map (`pread` when it cannot be mapped), the
+        /// last one read kept for the next file asked for and its pages let go. A chunk that cannot
+        /// be read back (the disk failed under the scan) comes back as files with no name, each
+        /// then reported as a file that cannot be read.
         private final class Spill: @unchecked Sendable {
             private let descriptor: Int32
             private var end: Int64 = 0
             /// Where each chunk written is: its offset, its size and how many files it holds.
             private var places: [(offset: Int64, size: Int, files: Int)] = []
+            /// True when the chunks hold stats (a chunk read back that was lost gets empty ones).
+            private let keepsStats: Bool
+            /// The map of the file, made at the first read (the walk writes no chunk after it).
+            private var mapping: UnsafeMutableRawPointer?
+            private var mapped = 0
+            private var mappingFailed = false
             /// The chunk read last, and its index (-1: none).
             private var lastIndex = -1
             private var lastChunk = Chunk()
             private let lock = NSLock()
 
-            init?(in directory: String) {
-                var template = Array((directory + "/livelint-walk-XXXXXX").utf8CString)
-                let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                guard fd >= 0 else { return nil }
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                signal(SIGXFSZ, SIG_IGN)
-                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-                descriptor = fd
+            init?(in directory: String, keepsStats: Bool) {
+                descriptor = TemporaryFile.make(in: directory, prefix: "livelint-walk")
+                guard descriptor >= 0 else { return nil }
+                self.keepsStats = keepsStats
             }
 
-            deinit { close(descriptor) }
+            deinit {
+                if let mapping { munmap(mapping, mapped) }
+                close(descriptor)
+            }
 
             var count: Int { places.count }
 
-            /// Writes `chunk` as the next one; false when the disk refused it (nothing is then
-            /// written, and the chunk stays where it was).
+            /// Writes `chunk` as the next one; false when the disk refused it (the chunk then stays
+            /// where it was, and nothing is counted as written).
             func write(_ chunk: Chunk) -> Bool {
                 var out: [UInt8] = []
                 func array<T>(_ values: [T]) {
@@ -153,13 +159,7 @@ public struct LibraryWalker: Sendable {
                 array(chunk.devices.firsts)
                 array(chunk.devices.values)
                 array(chunk.stats)
-                var done = 0
-                while done < out.count {
-                    let n = out.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, out.count - done, off_t(end) + off_t(done)) }
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0 else { return false }
-                    done += n
-                }
+                guard out.withUnsafeBytes({ TemporaryFile.write(descriptor, $0, at: end) }) else { return false }
                 places.append((end, out.count, chunk.count))
                 end += Int64(out.count)
                 return true
@@ -174,9 +174,9 @@ public struct LibraryWalker: Sendable {
                 lock.lock()
                 defer { lock.unlock() }
                 if lastIndex != index {
-                    let place = places[index]
                     lastChunk = Chunk()
-                    lastChunk = Self.read(descriptor, place.offset, place.size) ?? Chunk(lost: place.files)
+                    let place = places[index]
+                    lastChunk = read(place.offset, place.size) ?? Chunk(lost: place.files, withStats: keepsStats)
                     lastIndex = index
                 }
                 return body(lastChunk)
@@ -190,35 +190,43 @@ public struct LibraryWalker: Sendable {
                 lock.unlock()
             }
 
-            private static func read(_ fd: Int32, _ offset: Int64, _ size: Int) -> Chunk? {
-                var bytes = [UInt8](repeating: 0, count: size)
-                var done = 0
-                while done < size {
-                    let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(offset) + off_t(done)) }
-                    if n < 0, errno == EINTR { continue }
-                    guard n > 0 else { return nil }
-                    done += n
+            /// The chunk written at `offset`, `size` bytes; nil when it cannot be read back.
+            private func read(_ offset: Int64, _ size: Int) -> Chunk? {
+                if mapping == nil, !mappingFailed {
+                    mapping = TemporaryFile.map(descriptor, count: Int(end))
+                    mapped = mapping == nil ? 0 : Int(end)
+                    mappingFailed = mapping == nil
                 }
+                if let mapping, offset + Int64(size) <= Int64(mapped) {
+                    let start = mapping + Int(offset)
+                    defer { TemporaryFile.release(start, count: size) }
+                    return Self.decode(UnsafeRawBufferPointer(start: start, count: size))
+                }
+                var bytes = [UInt8](repeating: 0, count: size)
+                guard bytes.withUnsafeMutableBytes({ TemporaryFile.read(descriptor, into: $0, at: offset) }) else { return nil }
+                return bytes.withUnsafeBytes { Self.decode($0) }
+            }
+
+            /// The chunk `raw` holds (as ``write(_:)`` wrote it); nil when it does not hold one.
+            private static func decode(_ raw: UnsafeRawBufferPointer) -> Chunk? {
                 var at = 0
                 func array<T>(_: T.Type) -> [T]? {
-                    guard at + 8 <= size else { return nil }
-                    let count = Int(UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) }))
+                    guard raw.count - at >= 8,
+                          let count = Int(exactly: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))) else { return nil }
                     at += 8
-                    let length = count * MemoryLayout<T>.stride
-                    guard count >= 0, length <= size - at else { return nil }
+                    let (length, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<T>.stride)
+                    guard !overflow, length <= raw.count - at else { return nil }
                     defer { at += length }
                     return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-                        bytes.withUnsafeBytes { source in
-                            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[at..<(at + length)]))
-                        }
+                        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[at..<(at + length)]))
                         initialized = count
                     }
                 }
                 var chunk = Chunk()
-                guard let b = array(UInt8.self), let starts = array(UInt32.self), let rootFirsts = array(UInt32.self),
+                guard let bytes = array(UInt8.self), let starts = array(UInt32.self), let rootFirsts = array(UInt32.self),
                       let rootValues = array(UInt32.self), let deviceFirsts = array(UInt32.self),
-                      let deviceValues = array(Int64.self), let stats = array(Stamp.self), at == size else { return nil }
-                chunk.bytes = b
+                      let deviceValues = array(Int64.self), let stats = array(Stamp.self), at == raw.count else { return nil }
+                chunk.bytes = bytes
                 chunk.starts = starts
                 chunk.roots = Runs(firsts: rootFirsts, values: rootValues)
                 chunk.devices = Runs(firsts: deviceFirsts, values: deviceValues)
@@ -241,10 +249,15 @@ public struct LibraryWalker: Sendable {
 
             init() {}
 
-            /// `files` files with no name (a chunk that could not be read back).
-            init(lost files: Int) {
+            /// `files` files with no name (a chunk that could not be read back), with empty stats
+            /// when the listing keeps them.
+            init(lost files: Int, withStats: Bool) {
                 starts = [UInt32](repeating: 0, count: files)
                 roots.append(LibraryWalker.Listing.givenByName, at: 0)
+                if withStats {
+                    devices.append(0, at: 0)
+                    stats = [Stamp](repeating: Stamp(inode: 0, size: 0, modified: 0, changed: 0), count: files)
+                }
             }
 
             /// The bytes of file `i`'s display path.
@@ -341,6 +354,7 @@ public struct LibraryWalker: Sendable {
                 chunks.append(chunk)
             }
             let c = chunks.count - 1, index = chunks[c].count
+            if Self.endsWithJSON(path) { jsonFiles.append(total) }
             chunks[c].starts.append(UInt32(chunks[c].bytes.count))
             chunks[c].bytes.append(contentsOf: path)
             chunks[c].roots.append(root, at: index)
@@ -356,7 +370,7 @@ public struct LibraryWalker: Sendable {
         private mutating func spillFullChunks() {
             guard let spillAbove, inOrder, total > spillAbove else { return }
             if spill == nil {
-                spill = Spill(in: spillDirectory)
+                spill = Spill(in: spillDirectory, keepsStats: !(chunks.last?.stats.isEmpty ?? true))
                 if spill == nil {
                     self.spillAbove = nil
                     return
@@ -412,6 +426,7 @@ public struct LibraryWalker: Sendable {
             }
             chunks = []
             total = 0
+            jsonFiles = []
             for at in order {
                 let c = Int(at.chunk), r = Int(at.record)
                 old[c].withPath(r) { add($0, root: old[c].roots.value(at: r), stat: old[c].stat(r)) }
@@ -441,29 +456,18 @@ public struct LibraryWalker: Sendable {
             HeapTrim.returnFreedPages()
         }
 
-        /// The indices of the files whose display path ends with `suffix`, ignoring ASCII case
-        /// (`.json`: the Takeout sidecars), found without making a string per file.
-        public func indices(whereDisplayPathEndsWith suffix: String) -> [Int] {
-            let tail = Array(suffix.lowercased().utf8)
-            guard !tail.isEmpty else { return Array(indices) }
-            var found: [Int] = []
-            for c in chunks.indices {
-                let chunk = self.chunk(c)
-                for i in 0..<chunk.count {
-                    let matches = chunk.withPath(i) { path in
-                        guard path.count >= tail.count else { return false }
-                        let start = path.count - tail.count
-                        for k in 0..<tail.count {
-                            var ch = path[start + k]
-                            if ch >= 0x41, ch <= 0x5A { ch += 0x20 }
-                            if ch != tail[k] { return false }
-                        }
-                        return true
-                    }
-                    if matches { found.append(c * Self.chunkSize + i) }
-                }
-            }
-            return found
+        /// The indices of the files whose display path ends with `.json`, ignoring ASCII case (the
+        /// Takeout sidecars' candidates), in order: noted as the files are listed, so that finding
+        /// them reads no chunk again.
+        public private(set) var jsonFiles: [Int] = []
+
+        /// True when `path` ends with `.json`, ignoring ASCII case.
+        private static func endsWithJSON(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+            let n = path.count
+            guard n >= 5, path[n - 5] == UInt8(ascii: ".") else { return false }
+            func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
+            return lower(path[n - 4]) == UInt8(ascii: "j") && lower(path[n - 3]) == UInt8(ascii: "s")
+                && lower(path[n - 2]) == UInt8(ascii: "o") && lower(path[n - 1]) == UInt8(ascii: "n")
         }
 
         public var startIndex: Int { 0 }

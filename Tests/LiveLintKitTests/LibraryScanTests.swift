@@ -2,6 +2,7 @@ import Foundation
 import LiveLintEngine
 @testable import LiveLintKit
 import LiveModel
+import Reporters
 import Rules
 import TestSupport
 import Testing
@@ -111,8 +112,8 @@ import Testing
         }
     }
 
-    /// Summaries kept in a temporary file (``LintOptions/summariesOnDisk``, as a library of more
-    /// than ``LintOptions/spillAbove`` files is read), read back bucket by bucket for the engine
+    /// Summaries kept in a temporary file (as a library of more than ``LintOptions/diskAbove``
+    /// files is read), read back bucket by bucket for the engine
     /// and file by file for the report, give the result of a scan holding them in memory: the
     /// pairs in order, the files with the `.livp` members among them, the consumers' verdicts,
     /// the findings, the identifier list; with a shard and with the cache too.
@@ -146,13 +147,20 @@ import Testing
         var options = LintOptions(paths: [dir.path], configuration: .defaults)
         options.spillAbove = 0
         options.partition = 1
-        options.summariesOnDisk = false
+        options.diskAbove = nil
         let (held, _) = try await Self.scan(options)
         #expect(held.summary.files == 5 && held.findings.contains { $0.ruleID == "duplicate-identifier" })
-        options.summariesOnDisk = true
+        options.diskAbove = 0
         let library = await (try LibraryScan(options)).read(progress: nil)
         #expect(library.stored == nil && library.summaries.count == 5)
-        #expect(try await Self.scan(options).0 == held)
+        let stored = try await Self.scan(options).0
+        #expect(stored == held && Self.reports(stored) == Self.reports(held))
+    }
+
+    /// The JSON, text and SARIF reports of `result`, as bytes (`==` on strings would equate NFC and
+    /// NFD spellings, which a report does not).
+    static func reports(_ result: LintResult) -> [[UInt8]] {
+        [LintReportFormat.json, .text, .sarif].map { Array(LintReport(format: $0, rules: RuleRegistry(builtinRules).summaries).render(result).utf8) }
     }
 
     static func expectSummariesOnDiskGiveTheWholeResult(_ paths: [String], sizes: [Int]) async throws {
@@ -162,13 +170,13 @@ import Testing
         var options = LintOptions(paths: paths, configuration: .defaults)
         options.consumers = ["all"]
         options.spillAbove = 0
-        options.summariesOnDisk = false
+        options.diskAbove = nil
         options.identifierList = dir.appendingPathComponent("held.jsonl").path
         let (whole, _) = try await Self.scan(options)
         let heldList = try String(contentsOfFile: options.identifierList!, encoding: .utf8)
         #expect(whole.pairs.contains { !$0.consumers.isEmpty } && whole.findings.count > 10 && !heldList.isEmpty)
         #expect(whole.files.contains { $0.path.contains(".livp!") }, "the members are among the files")
-        options.summariesOnDisk = true
+        options.diskAbove = 0
         options.identifierList = dir.appendingPathComponent("stored.jsonl").path
         for size in sizes {
             options.partition = size
@@ -177,6 +185,7 @@ import Testing
             #expect(library.stored != nil && library.summaries.isEmpty, "buckets of \(size)")
             let (stored, events) = try await Self.scan(options)
             #expect(stored == whole, "buckets of \(size)")
+            #expect(Self.reports(stored) == Self.reports(whole), "buckets of \(size)")
             #expect(Array(stored.files) == Array(whole.files) && Array(stored.pairs) == Array(whole.pairs))
             #expect(Array(stored.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
             #expect(try String(contentsOfFile: options.identifierList!, encoding: .utf8) == heldList)
@@ -190,9 +199,9 @@ import Testing
         options.partition = LintOptions.defaultPartition
         let shard = try #require(Shard(index: 2, count: 3))
         options.shard = shard
-        options.summariesOnDisk = false
+        options.diskAbove = nil
         let (heldShard, _) = try await Self.scan(options)
-        options.summariesOnDisk = true
+        options.diskAbove = 0
         #expect(try await Self.scan(options).0 == heldShard, "shard \(shard)")
         options.shard = nil
         options.cache = .directory(dir.appendingPathComponent("cache").path)

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The temporary files a library-sized scan writes aside (the walk's listing, the file summaries,
+/// the full records: issue 13), made the one way: in a folder the caller names (`$TMPDIR`, else
+/// `/var/tmp`), unlinked as soon as made so that nothing is left behind however the run ends,
+/// closed on `exec`, written with `pwrite` and read back through a read-only map (whose reads do
+/// not count in `/proc/<pid>/io`'s `rchar`) or `pread`.
+public enum TemporaryFile {
+    /// A new file in `directory`, its name starting with `prefix`, already unlinked; -1 when none
+    /// can be made (no such folder, no room, no right).
+    public static func make(in directory: String, prefix: String) -> Int32 {
+        var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return -1 }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // A file-size limit (`ulimit -f`) then fails a write with EFBIG, handled as a full disk,
+        // instead of killing the run with SIGXFSZ.
+        signal(SIGXFSZ, SIG_IGN)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return fd
+    }
+
+    /// Writes all of `bytes` at `offset`; false when the disk refused some of them.
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Reads `count` bytes at `offset` into `buffer` (which holds at least that many); false when
+    /// they could not all be read.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// The first `count` bytes of the file mapped read-only; nil when they cannot be.
+    public static func map(_ fd: Int32, count: Int) -> UnsafeMutableRawPointer? {
+        guard count > 0 else { return nil }
+        let p = mmap(nil, count, PROT_READ, MAP_SHARED, fd, 0)
+        guard let p, p != MAP_FAILED else { return nil }
+        return p
+    }
+
+    /// Drops `count` bytes of a map at `start` from the resident set (they stay in the page
+    /// cache), from the start of the page `start` is in.
+    public static func release(_ start: UnsafeRawPointer, count: Int) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let address = Int(bitPattern: start)
+        let first = address - address % max(1, page)
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: first), count + (address - first), MADV_DONTNEED)
+    }
+}

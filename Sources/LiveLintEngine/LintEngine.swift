@@ -178,10 +178,7 @@ public struct LintEngine: Sendable {
         // (issue 13: no second list of either beside the pairs).
         let pairs = Pairing.pairList(consume summaries, partition: buckets)
         afterPhase?()
-        var findings: [Finding] = fileFindings ?? []
-        if fileFindings == nil, !fileRules.isEmpty {
-            for slot in 0..<store.count { findings += self.fileFindings(store.file(atSlot: slot)) }
-        }
+        var findings = fileFindings ?? allFileFindings(store)
         // The scan rules first: their indexes and working lists are gone before the pair loop
         // (a scan's peak memory, issue 13).
         /// `body` on each bucket's pairs with their indices in `pairs`, or on `pairs` whole.
@@ -204,21 +201,11 @@ public struct LintEngine: Sendable {
         let needsFull = !pairRules.isEmpty || !consumers.isEmpty || onPair != nil
         var complete = 0
         for i in pairs.indices where pairs.isComplete(i) { complete += 1 }
-        func check(_ list: PairList, _ indices: [Int32]?) {
-            let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
-            for k in list.indices {
-                let summary = list[k]
-                let pair = summary.full(from: store)
-                onPair?(pair)
-                Self.collect(pairRules, into: &findings) { $0.check(pair: pair) }
-                if let library {
-                    var record = summary.record
-                    record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
-                    extras[indices.map { Int($0[k]) } ?? k] = record.rare
-                }
+        if needsFull {
+            forEachPart { list, indices in
+                checkPairs(list, store: store, into: &findings, onPair: onPair) { k, extra in extras[indices.map { Int($0[k]) } ?? k] = extra }
             }
         }
-        if needsFull { forEachPart(check) }
         return result(root: root, findings: findings, files: ScannedFiles(scanOf: pairs), pairs: PairRecords(pairs: pairs, extras: extras),
                       complete: complete, extras: extras)
     }
@@ -236,10 +223,7 @@ public struct LintEngine: Sendable {
                     afterPhase: (() -> Void)? = nil, partition target: Int) -> LintResult {
         let n = stored.count
         precondition(ties.count == n, "every stored summary was tied")
-        var findings: [Finding] = fileFindings ?? []
-        if fileFindings == nil, !fileRules.isEmpty {
-            for slot in 0..<store.count { findings += self.fileFindings(store.file(atSlot: slot)) }
-        }
+        var findings = fileFindings ?? allFileFindings(store)
         // The buckets' files in order (the bucket list goes once they are grouped).
         let order: [Int32], ends: [Int]
         do {
@@ -274,20 +258,7 @@ public struct LintEngine: Sendable {
                 Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
             }
             var extras: [Boxed<PairRecord.Rare>?] = consumers.isEmpty ? [] : Array(repeating: nil, count: list.count)
-            if needsFull {
-                let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
-                for k in list.indices {
-                    let summary = list[k]
-                    let pair = summary.full(from: store)
-                    onPair?(pair)
-                    Self.collect(pairRules, into: &findings) { $0.check(pair: pair) }
-                    if let library {
-                        var record = summary.record
-                        record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
-                        extras[k] = record.rare
-                    }
-                }
-            }
+            if needsFull { checkPairs(list, store: store, into: &findings, onPair: onPair) { extras[$0] = $1 } }
             let base = indices.startIndex
             for k in list.indices {
                 if list.isComplete(k) { complete += 1 }
@@ -311,6 +282,35 @@ public struct LintEngine: Sendable {
         memberFiles = []
         return result(root: root, findings: findings, files: files, pairs: PairRecords(stored: pairs),
                       complete: complete, extras: pairs.extras)
+    }
+
+    /// What the enabled file rules find on every file of `store` (for a pipeline that did not run
+    /// them as it read).
+    private func allFileFindings(_ store: some FileStore) -> [Finding] {
+        var findings: [Finding] = []
+        if !fileRules.isEmpty {
+            for slot in 0..<store.count { findings += self.fileFindings(store.file(atSlot: slot)) }
+        }
+        return findings
+    }
+
+    /// `list`'s pairs one by one, each with its full halves from `store`: `onPair`, the pair rules
+    /// (into `findings`) and, with consumers, their verdicts on it in `list`'s library (what its
+    /// record holds beyond the pair, handed to `extra` with the pair's index in `list`).
+    private func checkPairs(_ list: PairList, store: some FileStore, into findings: inout [Finding],
+                            onPair: ((LivePair) -> Void)?, extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
+        let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
+        for k in list.indices {
+            let summary = list[k]
+            let pair = summary.full(from: store)
+            onPair?(pair)
+            Self.collect(pairRules, into: &findings) { $0.check(pair: pair) }
+            if let library {
+                var record = summary.record
+                record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
+                extra(k, record.rare)
+            }
+        }
     }
 
     /// The result of a run: `findings` sorted and baselined, the summary counted.

@@ -122,20 +122,30 @@ public enum Pairing {
             archives[Int32(spans.count)] = PairList.Archive(path: files[Int(entry.file)].path, file: entry.file)
             spans.append(PairList.Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
         }
+        mergeArchived(made.count, pair: { made[$0].summary(in: files) }, archived: archived.map(\.pair),
+                      made: { spans.append(made[$0]) }, archive: { appendArchived(archived[$0]) })
+        made = []
+        return PairList(files: files, members: members, spans: spans, archives: archives)
+    }
+
+    /// `count` pairs in pairing's order (`pair(k)` makes the k-th, asked for only while archives'
+    /// pairs wait) and `archived`, archives' pairs in pairing's order, merged as one stable sort of
+    /// the archives' pairs followed by the others would put them (an archive's pair first on a
+    /// tie): `made(k)` and `archive(j)` are called in the merged order.
+    static func mergeArchived(_ count: Int, pair: (Int) -> PairSummary, archived: [PairSummary],
+                              made: (Int) -> Void, archive: (Int) -> Void) {
         var next = 0
-        for m in made {
+        for k in 0..<count {
             if next < archived.count {
-                let pair = m.summary(in: files)
-                while next < archived.count, !pairOrder(pair, archived[next].pair) {
-                    appendArchived(archived[next])
+                let pair = pair(k)
+                while next < archived.count, !pairOrder(pair, archived[next]) {
+                    archive(next)
                     next += 1
                 }
             }
-            spans.append(m)
+            made(k)
         }
-        made = []
-        for entry in archived[next...] { appendArchived(entry) }
-        return PairList(files: files, members: members, spans: spans, archives: archives)
+        for j in next..<archived.count { archive(j) }
     }
 
     /// A pairing outcome as indices into the halves paired (-1: none).

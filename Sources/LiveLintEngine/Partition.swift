@@ -22,21 +22,11 @@ struct Partition {
     let count: Int
 
     /// The buckets of `files`, each of whole groups, holding up to `target` files where its
-    /// groups allow.
+    /// groups allow (tied as ``PartitionBuilder`` ties them).
     init(_ files: [FileSummary], target: Int) {
-        let n = files.count
-        // One list, 4 bytes a file, used three ways: each file's parent in the groups as they are
-        // tied; then each file's group (its first file: every union keeps the smaller index as
-        // the root, so a root comes before its group), a root holding its group's size, negated;
-        // then each file's bucket.
-        var p = [Int32](unsafeUninitializedCapacity: n) { buffer, count in
-            for i in 0..<n { buffer[i] = Int32(i) }
-            count = n
-        }
-        p.withUnsafeMutableBufferPointer { p in
-            files.withUnsafeBufferPointer { f in Self.tie(f, parent: p) }
-        }
-        self.init(tied: p, target: target)
+        var builder = PartitionBuilder(capacity: files.count)
+        for file in files { builder.add(file) }
+        self = builder.partition(target: target)
     }
 
     /// The buckets of files whose groups `parent` holds (each file's parent, every parent before
@@ -76,94 +66,6 @@ struct Partition {
         }
         self.bucketOf = p
         self.count = n == 0 ? 0 : buckets + 1
-    }
-
-    /// Ties the files that share a folder or an identifier (ignoring case) in `parent`.
-    private static func tie(_ f: UnsafeBufferPointer<FileSummary>, parent p: UnsafeMutableBufferPointer<Int32>) {
-        func root(_ x: Int32) -> Int32 {
-            var x = x
-            while p[Int(x)] != x {
-                p[Int(x)] = p[Int(p[Int(x)])]
-                x = p[Int(x)]
-            }
-            return x
-        }
-        func union(_ a: Int32, _ b: Int32) {
-            let ra = root(a), rb = root(b)
-            if ra < rb { p[Int(rb)] = ra } else if rb < ra { p[Int(ra)] = rb }
-        }
-        // Folders, as `Pairing.split` cuts them (``FileSummary/splitFolderKey``). A run of files
-        // held in one folder object is tied without its text looked up.
-        var folders: [String: Int32] = [:]
-        func tie(_ i: Int32, folder key: String) {
-            if let first = folders[key] { union(i, first) } else { folders[key] = i }
-        }
-        var previousHeld = false
-        for i in f.indices {
-            let file = f[i]
-            let held = file.splitsAsHeld
-            if held, previousHeld, PathFolder.sameText(file.folder, f[i - 1].folder) {
-                union(Int32(i), Int32(i - 1))
-            } else {
-                tie(Int32(i), folder: held ? FileSummary.splitFolderKey(held: file.folder) : file.splitFolderKey)
-            }
-            previousHeld = held
-            for member in file.members ?? [] { tie(Int32(i), folder: member.splitFolderKey) }
-        }
-        folders = [:]
-
-        // Identifiers, as they are and ignoring case: a UUID of either case by its bits
-        // (upper-casing keeps them); other text both as it is (texts `==` to one another can
-        // upper-case to different scalars) and upper-cased, as `ScanContext.folded` compares it
-        // (as a UUID's bits when that is what it upper-cases to).
-        var uuids: [Int32] = []
-        var foldedUUIDs: [(high: UInt64, low: UInt64, file: Int32)] = []
-        var texts: [String: Int32] = [:]
-        func tie(_ i: Int32, text: String) {
-            if let first = texts[text] { union(i, first) } else { texts[text] = i }
-        }
-        func tie(_ i: Int32, identifier key: IdentifierKey) {
-            guard key.form == .text, let text = key.text else { return }
-            tie(i, text: text)
-            let folded = ScanContext.folded(text)
-            if let (_, high, low) = IdentifierKey.parse(folded) {
-                foldedUUIDs.append((high, low, i))
-            } else {
-                tie(i, text: folded)
-            }
-        }
-        for i in f.indices {
-            let file = f[i]
-            let bits = file.identifierBits
-            switch bits.form {
-            case .upperUUID, .lowerUUID: uuids.append(Int32(i))
-            case .text: tie(Int32(i), identifier: file.identifierKey)
-            case .none: break
-            }
-            for member in file.members ?? [] {
-                let key = member.identifierKey
-                if key.form == .upperUUID || key.form == .lowerUUID {
-                    foldedUUIDs.append((key.high, key.low, Int32(i)))
-                } else {
-                    tie(Int32(i), identifier: key)
-                }
-            }
-        }
-        texts = [:]
-        func bits(_ i: Int32) -> (UInt64, UInt64) { (f[Int(i)].identifierBits.high, f[Int(i)].identifierBits.low) }
-        uuids.sort { bits($0) < bits($1) }
-        for k in uuids.indices.dropFirst() where bits(uuids[k]) == bits(uuids[k - 1]) { union(uuids[k], uuids[k - 1]) }
-        foldedUUIDs.sort { ($0.high, $0.low) < ($1.high, $1.low) }
-        // Both lists sorted by the bits: walked side by side, each entry tied to the one before
-        // it with the same bits and to a file holding them as its own identifier.
-        var j = 0
-        for (k, entry) in foldedUUIDs.enumerated() {
-            if k > 0, (foldedUUIDs[k - 1].high, foldedUUIDs[k - 1].low) == (entry.high, entry.low) {
-                union(entry.file, foldedUUIDs[k - 1].file)
-            }
-            while j < uuids.count, bits(uuids[j]) < (entry.high, entry.low) { j += 1 }
-            if j < uuids.count, bits(uuids[j]) == (entry.high, entry.low) { union(entry.file, uuids[j]) }
-        }
     }
 
     /// The indices `0..<count` grouped by bucket, each bucket's in their order, and where each

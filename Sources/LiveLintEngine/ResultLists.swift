@@ -137,15 +137,8 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
                     return threeWay(path(a), path(b))
                 }
                 func precedes(_ a: UInt32, _ b: UInt32) -> Bool {
-                    let order = comparePaths(a, b)
-                    if order != 0 { return order < 0 }
-                    let ka = kind(a), kb = kind(b)
-                    if ka != kb { return ka.rawValue < kb.rawValue }
-                    let fa = format(a), fb = format(b)
-                    if fa != fb { return fa.rawValue < fb.rawValue }
-                    let pa = path(a), pb = path(b)
-                    if !pa.utf8.elementsEqual(pb.utf8) { return pa.utf8.lexicographicallyPrecedes(pb.utf8) }
-                    return a < b
+                    Self.precedes(pathOrder: comparePaths(a, b), kind(a), kind(b), format(a), format(b)) { (path(a), path(b)) }
+                        ?? (a < b)
                 }
                 // Summaries already in order (the usual scan) keep no order of their own: 4 bytes
                 // a file of the library, held through the report (issue 13).
@@ -175,12 +168,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
         // then sorted as `init(scanOf:)` does; a member comes after a summary it ties with.
         let members = files.enumerated().sorted { ($0.element.file, $0.offset) < ($1.element.file, $1.offset) }.map(\.element.member)
         func precedes(_ a: ScannedFile, _ b: ScannedFile) -> Bool? {
-            let order = threeWay(a.path, b.path)
-            if order != 0 { return order < 0 }
-            if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-            if a.format != b.format { return a.format.rawValue < b.format.rawValue }
-            if !a.path.utf8.elementsEqual(b.path.utf8) { return a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
-            return nil
+            Self.precedes(pathOrder: threeWay(a.path, b.path), a.kind, b.kind, a.format, b.format) { (a.path, b.path) }
         }
         let sorted = members.indices.sorted { precedes(members[$0], members[$1]) ?? ($0 < $1) }.map { members[$0] }
         // Each member's place: the summaries before it (a binary search over the summaries,
@@ -196,6 +184,19 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
             places.append(low + k)
         }
         storage = .stored(stored, members: sorted, memberPlaces: places)
+    }
+
+    /// The order of two files: by path as Swift orders strings (`pathOrder`, three-way), kind,
+    /// format, then the paths' bytes (`paths`, made only then: NFC and NFD spellings Swift holds
+    /// equal go in byte order, the walk's); nil when all of it ties.
+    private static func precedes(pathOrder: Int, _ ka: FileKind, _ kb: FileKind, _ fa: ContainerFormat, _ fb: ContainerFormat,
+                                 paths: () -> (String, String)) -> Bool? {
+        if pathOrder != 0 { return pathOrder < 0 }
+        if ka != kb { return ka.rawValue < kb.rawValue }
+        if fa != fb { return fa.rawValue < fb.rawValue }
+        let (pa, pb) = paths()
+        if !pa.utf8.elementsEqual(pb.utf8) { return pa.utf8.lexicographicallyPrecedes(pb.utf8) }
+        return nil
     }
 
     public var startIndex: Int { 0 }
@@ -299,21 +300,15 @@ struct StoredPairs: PairSource {
             spans.append(PairList.Span(still: add(entry.pair.still), movie: add(entry.pair.movie), method: entry.pair.pairedBy))
             if hasExtras { extras.append(entry.extra) }
         }
-        var next = 0
-        for k in order {
-            let m = made[Int(k)]
-            if next < archived.count {
-                let pair = PairSummary(still: m.still >= 0 ? store.summary(Int(m.still)) : nil,
-                                       movie: m.movie >= 0 ? store.summary(Int(m.movie)) : nil, pairedBy: m.method)
-                while next < archived.count, !Pairing.pairOrder(pair, archived[next].pair) {
-                    appendArchived(archived[next])
-                    next += 1
-                }
-            }
-            spans.append(m)
-            if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[Int(k)]) }
-        }
-        for entry in archived[next...] { appendArchived(entry) }
+        Pairing.mergeArchived(order.count, pair: { k in
+            let m = made[Int(order[k])]
+            return PairSummary(still: m.still >= 0 ? store.summary(Int(m.still)) : nil,
+                               movie: m.movie >= 0 ? store.summary(Int(m.movie)) : nil, pairedBy: m.method)
+        }, archived: archived.map(\.pair), made: { k in
+            let i = Int(order[k])
+            spans.append(made[i])
+            if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[i]) }
+        }, archive: { appendArchived(archived[$0]) })
         self.store = store
         self.spans = spans
         self.members = members

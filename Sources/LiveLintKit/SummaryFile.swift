@@ -313,90 +313,99 @@ enum SummaryCodec {
     /// The ``Fields`` of the summary `bytes` hold (its members not looked at); nil when they do
     /// not hold one.
     static func fields(_ bytes: UnsafeRawBufferPointer) -> Fields? {
-        var at = 0
-        func need(_ n: Int) -> Bool { n >= 0 && at + n <= bytes.count }
-        func u32() -> UInt32? {
-            guard need(4) else { return nil }
-            defer { at += 4 }
-            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-        }
-        func text() -> String? {
-            guard let n = u32().map(Int.init), need(n) else { return nil }
-            defer { at += n }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
-        }
-        guard need(20) else { return nil }
-        let flags = bytes[0], k = Int(bytes[1]), f = Int(bytes[2]), code = bytes[3]
-        guard k < kinds.count, f < formats.count else { return nil }
-        let high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
-        let low = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
-        at = 20
-        var idText: String?
-        if flags & 16 != 0 {
-            guard let t = text() else { return nil }
-            idText = t
-        }
-        guard let identifier = IdentifierKey(code: code, high: high, low: low, text: idText), need(8) else { return nil }
-        at += 8  // the slot and the member index
-        guard let path = text() else { return nil }
-        var error: String?, sidecar: String?
-        if flags & 2 != 0 { guard let e = text() else { return nil }; error = e }
-        if flags & 4 != 0 { guard let c = text() else { return nil }; sidecar = c }
-        return Fields(path: path, kind: kinds[k], format: formats[f], identifier: identifier, error: error, sidecar: sidecar)
+        var reader = Reader(bytes)
+        guard let head = reader.head() else { return nil }
+        return Fields(path: String(decoding: head.path, as: UTF8.self), kind: head.kind, format: head.format,
+                      identifier: head.identifier, error: head.error, sidecar: head.sidecar)
     }
 
     /// The summary `bytes` hold, its folder shared through `folders`; nil when they do not hold one.
     static func decode(_ bytes: UnsafeRawBufferPointer, folders: inout RecentFolders) -> FileSummary? {
-        var at = 0
-        func need(_ n: Int) -> Bool { n >= 0 && at + n <= bytes.count }
-        func u8() -> UInt8? {
-            guard need(1) else { return nil }
-            defer { at += 1 }
-            return bytes[at]
-        }
-        func u32() -> UInt32? {
-            guard need(4) else { return nil }
-            defer { at += 4 }
-            return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-        }
-        func u64() -> UInt64? {
-            guard need(8) else { return nil }
-            defer { at += 8 }
-            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-        }
-        func text() -> String? {
-            guard let n = u32().map(Int.init), need(n) else { return nil }
-            defer { at += n }
-            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
-        }
-        guard let flags = u8(), let k = u8(), let f = u8(), Int(k) < kinds.count, Int(f) < formats.count,
-              let code = u8(), let high = u64(), let low = u64() else { return nil }
-        var idText: String?
-        if flags & 16 != 0 {
-            guard let t = text() else { return nil }
-            idText = t
-        }
-        guard let identifier = IdentifierKey(code: code, high: high, low: low, text: idText),
-              let slot = u32(), let member = u32(), let pathCount = u32().map(Int.init), need(pathCount) else { return nil }
-        let path = UnsafeRawBufferPointer(rebasing: bytes[at..<(at + pathCount)]).bindMemory(to: UInt8.self)
-        at += pathCount
-        var error: String?, sidecar: String?, members: [FileSummary]?
-        if flags & 2 != 0 { guard let e = text() else { return nil }; error = e }
-        if flags & 4 != 0 { guard let c = text() else { return nil }; sidecar = c }
-        if flags & 8 != 0 {
-            guard let n = u32().map(Int.init) else { return nil }
+        var reader = Reader(bytes)
+        guard let head = reader.head() else { return nil }
+        var members: [FileSummary]?
+        if head.flags & 8 != 0 {
+            guard let n = reader.u32().map(Int.init) else { return nil }
             var list: [FileSummary] = []
             for _ in 0..<n {
-                guard let length = u32().map(Int.init), need(length),
-                      let m = decode(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + length)]), folders: &folders) else { return nil }
-                at += length
+                guard let member = reader.bytes(), let m = decode(member, folders: &folders) else { return nil }
                 list.append(m)
             }
             members = list
         }
-        guard at == bytes.count else { return nil }
-        return FileSummary(pathBytes: path, kind: kinds[Int(k)], format: formats[Int(f)], identifier: identifier,
-                           hasMotionVideo: flags & 1 != 0, error: error, sidecar: sidecar, members: members,
-                           member: Int(Int32(bitPattern: member)), slot: Int(Int32(bitPattern: slot)), folders: &folders)
+        guard reader.atEnd else { return nil }
+        return FileSummary(pathBytes: head.path, kind: head.kind, format: head.format, identifier: head.identifier,
+                           hasMotionVideo: head.flags & 1 != 0, error: head.error, sidecar: head.sidecar, members: members,
+                           member: Int(Int32(bitPattern: head.member)), slot: Int(Int32(bitPattern: head.slot)), folders: &folders)
+    }
+
+    /// Everything an encoding holds before its members.
+    private struct Head {
+        var flags: UInt8
+        var kind: FileKind
+        var format: ContainerFormat
+        var identifier: IdentifierKey
+        var slot: UInt32
+        var member: UInt32
+        var path: UnsafeBufferPointer<UInt8>
+        var error: String?
+        var sidecar: String?
+    }
+
+    /// Reads an encoding from its start, every size checked before it is trusted.
+    private struct Reader {
+        let raw: UnsafeRawBufferPointer
+        var at = 0
+
+        init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+
+        var atEnd: Bool { at == raw.count }
+
+        private func has(_ n: Int) -> Bool { n >= 0 && n <= raw.count - at }
+
+        mutating func u8() -> UInt8? {
+            guard has(1) else { return nil }
+            defer { at += 1 }
+            return raw[at]
+        }
+
+        mutating func u32() -> UInt32? {
+            guard has(4) else { return nil }
+            defer { at += 4 }
+            return UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+        }
+
+        mutating func u64() -> UInt64? {
+            guard has(8) else { return nil }
+            defer { at += 8 }
+            return UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        }
+
+        /// A length (32 bits) and that many bytes.
+        mutating func bytes() -> UnsafeRawBufferPointer? {
+            guard let n = u32().map(Int.init), has(n) else { return nil }
+            defer { at += n }
+            return UnsafeRawBufferPointer(rebasing: raw[at..<(at + n)])
+        }
+
+        mutating func text() -> String? { bytes().map { String(decoding: $0, as: UTF8.self) } }
+
+        /// The fields before the members.
+        mutating func head() -> Head? {
+            guard let flags = u8(), let k = u8().map(Int.init), let f = u8().map(Int.init), k < kinds.count, f < formats.count,
+                  let code = u8(), let high = u64(), let low = u64() else { return nil }
+            var idText: String?
+            if flags & 16 != 0 {
+                guard let t = text() else { return nil }
+                idText = t
+            }
+            guard let identifier = IdentifierKey(code: code, high: high, low: low, text: idText),
+                  let slot = u32(), let member = u32(), let path = bytes() else { return nil }
+            var error: String?, sidecar: String?
+            if flags & 2 != 0 { guard let e = text() else { return nil }; error = e }
+            if flags & 4 != 0 { guard let c = text() else { return nil }; sidecar = c }
+            return Head(flags: flags, kind: kinds[k], format: formats[f], identifier: identifier, slot: slot, member: member,
+                        path: path.bindMemory(to: UInt8.self), error: error, sidecar: sidecar)
+        }
     }
 }

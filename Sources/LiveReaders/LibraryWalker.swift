@@ -477,17 +477,10 @@ public struct LibraryWalker: Sendable {
             // The chunk read in place (a copy would retain and release its five buffers).
             let c = position / Self.chunkSize, i = position % Self.chunkSize
             if let spill, c < spill.count { return spill.withChunk(c) { Self.entry($0, i, roots: roots) } }
-            let root = roots[Int(chunks[c].roots.value(at: i))]
-            let stat = chunks[c].stat(i)
-            return chunks[c].withPath(i) { path in
-                let display = String(decoding: path, as: UTF8.self)
-                guard root.displayPrefix != .max else { return Entry(path: display, displayPath: display, stat: stat) }
-                let tail = String(decoding: UnsafeBufferPointer(rebasing: path[Int(root.displayPrefix)...]), as: UTF8.self)
-                return Entry(path: root.open + tail, displayPath: display, stat: stat)
-            }
+            return Self.entry(chunks[c], i, roots: roots)
         }
 
-        /// File `i` of `chunk` (one read back).
+        /// File `i` of `chunk`, borrowed where it is held.
         private static func entry(_ chunk: borrowing Chunk, _ i: Int, roots: [(open: String, displayPrefix: UInt32)]) -> Entry {
             let root = roots[Int(chunk.roots.value(at: i))]
             let stat = chunk.stat(i)

@@ -55,9 +55,6 @@ import Testing
         }
         // What nothing ties is alone: every set, and every lone file, a bucket of its own.
         #expect(partition.count == 2 * sets.count)
-        var builder = PartitionBuilder(capacity: summaries.count)
-        for s in summaries { builder.add(s) }
-        #expect(builder.partition(target: 1).bucketOf == partition.bucketOf)
         #expect(Set(sets.map { bucket($0[0]) }).count == sets.count)
         // Buckets fill in order, a group at a time, up to the target.
         let all = Partition(summaries, target: summaries.count)
@@ -144,13 +141,6 @@ import Testing
         let list = FileList(files)
         // Not one group: the buckets are many.
         #expect(Partition(list.summaries, target: 1).count > files.count / 4, "seed \(seed)")
-        // Gathered one summary at a time (as from a file of them), the same buckets.
-        for target in [1, 3] {
-            var builder = PartitionBuilder()
-            for s in list.summaries { builder.add(s) }
-            let streamed = builder.partition(target: target), whole = Partition(list.summaries, target: target)
-            #expect(streamed.bucketOf == whole.bucketOf && streamed.count == whole.count, "seed \(seed), target \(target)")
-        }
         let whole = engine.run(summaries: list.summaries, store: list, root: "scan")
         for target in [1, 2, 4] {
             let parts = engine.run(summaries: list.summaries, store: list, root: "scan", partition: target)

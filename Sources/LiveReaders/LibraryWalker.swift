@@ -190,6 +190,9 @@ public struct LibraryWalker: Sendable {
                 lock.unlock()
             }
 
+            /// How far around a chunk its pages are let go (the kernel's fault-around window).
+            private static let around = 64 * 1024
+
             /// The chunk written at `offset`, `size` bytes; nil when it cannot be read back.
             private func read(_ offset: Int64, _ size: Int) -> Chunk? {
                 if mapping == nil, !mappingFailed {
@@ -198,9 +201,13 @@ public struct LibraryWalker: Sendable {
                     mappingFailed = mapping == nil
                 }
                 if let mapping, offset + Int64(size) <= Int64(mapped) {
-                    let start = mapping + Int(offset)
-                    defer { TemporaryFile.release(start, count: size) }
-                    return Self.decode(UnsafeRawBufferPointer(start: start, count: size))
+                    // Its pages let go once decoded, with those around it: a fault maps the pages
+                    // of the 64 KiB around it (fault-around), the previous chunk's end among them.
+                    defer {
+                        let from = Swift.max(0, Int(offset) - Self.around), to = Swift.min(mapped, Int(offset) + size + Self.around)
+                        TemporaryFile.release(mapping + from, count: to - from)
+                    }
+                    return Self.decode(UnsafeRawBufferPointer(start: mapping + Int(offset), count: size))
                 }
                 var bytes = [UInt8](repeating: 0, count: size)
                 guard bytes.withUnsafeMutableBytes({ TemporaryFile.read(descriptor, into: $0, at: offset) }) else { return nil }

@@ -207,9 +207,12 @@ final class SpillFile {
         held = .allocate(byteCount: count, alignment: 8)
         let onDisk = Int(written - heldStart)
         if onDisk > 0, !TemporaryFile.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: held[..<onDisk]), at: heldStart) {
-            // Not even read back: those bytes are lost (what they held reads as nothing).
+            // Not even read back: what was written is lost (what it held reads as nothing); what
+            // never was is still here.
             held.deallocate()
-            held = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            heldStart = written
+            held = .allocate(byteCount: buffer.count, alignment: 8)
+            buffer.withUnsafeBytes { held.copyMemory(from: $0) }
             buffer = []
             return
         }

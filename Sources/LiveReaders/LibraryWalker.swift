@@ -112,9 +112,11 @@ public struct LibraryWalker: Sendable {
 
         /// Full chunks written to an unlinked temporary file (``TemporaryFile``), back to back, and
         /// read back one at a time through a read-only map (`pread` when it cannot be mapped), the
-        /// last one read kept for the next file asked for and its pages let go. A chunk that cannot
-        /// be read back (the disk failed under the scan) comes back as files with no name, each
-        /// then reported as a file that cannot be read.
+        /// last one read kept for the next file asked for and its pages let go. A chunk that does
+        /// not read back whole and consistent (`pread` failing, damaged bytes) comes back as files
+        /// with no name, each then reported as a file that cannot be read. (An I/O error under a
+        /// map raises SIGBUS, as it does for the scan's other temporary files: the disk failing
+        /// under a run is not input a run can report on.)
         private final class Spill: @unchecked Sendable {
             private let descriptor: Int32
             private var end: Int64 = 0
@@ -130,6 +132,9 @@ public struct LibraryWalker: Sendable {
             private var lastIndex = -1
             private var lastChunk = Chunk()
             private let lock = NSLock()
+
+            /// How many roots the listing has (a chunk read back names none past them).
+            var roots = 0
 
             init?(in directory: String, keepsStats: Bool) {
                 descriptor = TemporaryFile.make(in: directory, prefix: "livelint-walk")
@@ -176,7 +181,8 @@ public struct LibraryWalker: Sendable {
                 if lastIndex != index {
                     lastChunk = Chunk()
                     let place = places[index]
-                    lastChunk = read(place.offset, place.size) ?? Chunk(lost: place.files, withStats: keepsStats)
+                    lastChunk = read(place.offset, place.size).flatMap { $0.isWhole(files: place.files, stats: keepsStats, roots: roots) ? $0 : nil }
+                        ?? Chunk(lost: place.files, withStats: keepsStats)
                     lastIndex = index
                 }
                 return body(lastChunk)
@@ -255,6 +261,25 @@ public struct LibraryWalker: Sendable {
             var count: Int { starts.count }
 
             init() {}
+
+            /// True when the chunk holds `files` files whose paths lie in order inside its bytes,
+            /// each with a root below `roots` and, with `stats`, a stat and a device: what a chunk
+            /// read back must be before it is trusted.
+            func isWhole(files: Int, stats withStats: Bool, roots rootCount: Int) -> Bool {
+                guard starts.count == files, files > 0, stats.count == (withStats ? files : 0),
+                      roots.firsts.first == 0, roots.values.allSatisfy({ Int($0) < rootCount }),
+                      zip(roots.firsts, roots.firsts.dropFirst()).allSatisfy({ $0 < $1 }), roots.firsts.last.map({ Int($0) < files }) == true,
+                      withStats ? devices.firsts.first == 0 && zip(devices.firsts, devices.firsts.dropFirst()).allSatisfy({ $0 < $1 })
+                        && devices.firsts.last.map({ Int($0) < files }) == true && devices.firsts.count == devices.values.count
+                        : devices.firsts.isEmpty,
+                      roots.firsts.count == roots.values.count else { return false }
+                var previous: UInt32 = 0
+                for start in starts {
+                    guard start >= previous, Int(start) <= bytes.count else { return false }
+                    previous = start
+                }
+                return true
+            }
 
             /// `files` files with no name (a chunk that could not be read back), with empty stats
             /// when the listing keeps them.
@@ -384,6 +409,7 @@ public struct LibraryWalker: Sendable {
                 }
             }
             guard let spill else { return }
+            spill.roots = roots.count
             // Called as a new chunk is to be made: every chunk held is full.
             while spill.count < chunks.count {
                 let c = spill.count
@@ -393,12 +419,6 @@ public struct LibraryWalker: Sendable {
                 }
                 chunks[c] = Chunk()
             }
-        }
-
-        /// Chunk `c`, held or read back.
-        private func chunk(_ c: Int) -> Chunk {
-            if let spill, c < spill.count { return spill.chunk(c) }
-            return chunks[c]
         }
 
         /// A full chunk's paths moved to a buffer of their own size (appending grew it by
@@ -455,7 +475,7 @@ public struct LibraryWalker: Sendable {
             // The chunk kept from the last read back goes once every written chunk is done with;
             // when only written chunks were released, nothing of the heap was freed.
             if below >= spilled { spill?.drop() }
-            guard below > spilled else { return }
+            guard below >= spilled, below > 0 else { return }
             // Hand the freed pages back to the system: a chunk's paths and starts (about 90 and 16
             // KiB) come from the heap, where the allocator keeps freed memory for reuse, while what the read
             // builds meanwhile goes to large blocks of their own, so the listing's pages stayed

@@ -31,10 +31,12 @@ final class SummaryFile: SummaryStore, @unchecked Sendable {
     private let readSinceRelease = ReadCounter()
     private static let residentWindow = 1 << 20
 
-    /// Nil when a temporary file cannot be made in `directory`. `writeLimit`: for the tests,
-    /// writes fail (as on a full disk) past that many bytes of summaries.
-    init?(directory: String = ScanRecords.temporaryDirectory, writeLimit: Int64 = .max) {
-        guard let data = SpillFile(in: directory, writeLimit: writeLimit), let offsets = SpillFile(in: directory) else { return nil }
+    /// Nil when a temporary file cannot be made in `directory`. For the tests: `writeLimit`,
+    /// writes fail (as on a full disk) past that many bytes of summaries; `maps` false, the files
+    /// are read back as if they could not be mapped.
+    init?(directory: String = ScanRecords.temporaryDirectory, writeLimit: Int64 = .max, maps: Bool = true) {
+        guard let data = SpillFile(in: directory, writeLimit: writeLimit, maps: maps),
+              let offsets = SpillFile(in: directory, maps: maps) else { return nil }
         self.data = data
         self.offsets = offsets
     }
@@ -152,10 +154,14 @@ final class SpillFile {
     private var heldStart: Int64 = 0
     private static let bufferSize = 64 * 1024
 
-    init?(in directory: String, writeLimit: Int64 = .max) {
+    /// For the tests: `maps` false reads the file back as if it could not be mapped.
+    private let maps: Bool
+
+    init?(in directory: String, writeLimit: Int64 = .max, maps: Bool = true) {
         descriptor = TemporaryFile.make(in: directory, prefix: "livelint-summaries")
         guard descriptor >= 0 else { return nil }
         self.writeLimit = writeLimit
+        self.maps = maps
         buffer.reserveCapacity(Self.bufferSize)
     }
 
@@ -195,7 +201,7 @@ final class SpillFile {
     /// Writes what waits and maps what is on disk (what cannot be mapped is read back into memory).
     func finish() {
         flush()
-        mapping = TemporaryFile.map(descriptor, count: Int(written))
+        mapping = maps ? TemporaryFile.map(descriptor, count: Int(written)) : nil
         mappedCount = mapping == nil ? 0 : Int(written)
         // Held in memory: the bytes not written, and those written when they cannot be mapped.
         heldStart = mapping == nil ? 0 : written

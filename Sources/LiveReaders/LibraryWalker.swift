@@ -94,6 +94,7 @@ public struct LibraryWalker: Sendable {
         /// (``Spill``); nil: never.
         private var spillAbove: Int?
         private var spillDirectory = ""
+        private var spillMaps = true
         /// The chunks written out: chunk `c` below `spill.count` is read back from there.
         private var spill: Spill?
 
@@ -105,9 +106,12 @@ public struct LibraryWalker: Sendable {
         /// the chunks back one at a time (issue 13: a million files' listing, 55 MiB with stats,
         /// was a scan's peak at the walk's end). Where no file can be made or written, or once the
         /// walk is out of order, chunks are held as they are without it.
-        init(spillingAbove files: Int, in directory: String) {
+        /// (`maps` false, for the tests: the chunks are read back with `pread`, as when the file
+        /// cannot be mapped.)
+        init(spillingAbove files: Int, in directory: String, maps: Bool = true) {
             spillAbove = files
             spillDirectory = directory
+            spillMaps = maps
         }
 
         /// Full chunks written to an unlinked temporary file (``TemporaryFile``), back to back, and
@@ -136,10 +140,11 @@ public struct LibraryWalker: Sendable {
             /// How many roots the listing has (a chunk read back names none past them).
             var roots = 0
 
-            init?(in directory: String, keepsStats: Bool) {
+            init?(in directory: String, keepsStats: Bool, maps: Bool) {
                 descriptor = TemporaryFile.make(in: directory, prefix: "livelint-walk")
                 guard descriptor >= 0 else { return nil }
                 self.keepsStats = keepsStats
+                mappingFailed = !maps
             }
 
             deinit {
@@ -402,7 +407,7 @@ public struct LibraryWalker: Sendable {
         private mutating func spillFullChunks() {
             guard let spillAbove, inOrder, total > spillAbove else { return }
             if spill == nil {
-                spill = Spill(in: spillDirectory, keepsStats: !(chunks.last?.stats.isEmpty ?? true))
+                spill = Spill(in: spillDirectory, keepsStats: !(chunks.last?.stats.isEmpty ?? true), maps: spillMaps)
                 if spill == nil {
                     self.spillAbove = nil
                     return

@@ -65,8 +65,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         // On disk, and with the disk full after 10 KiB, after 0 bytes and after 64 KiB (one
         // buffer written, the rest held): the same summaries come back.
-        for limit: Int64 in [.max, 10_000, 0, 65_536] {
-            let file = try #require(SummaryFile(directory: dir.path, writeLimit: limit))
+        // And not mapped (read back into memory): on disk and with the disk full after 10 KiB.
+        for (limit, maps): (Int64, Bool) in [(.max, true), (10_000, true), (0, true), (65_536, true), (.max, false), (10_000, false)] {
+            let file = try #require(SummaryFile(directory: dir.path, writeLimit: limit, maps: maps))
             // Nothing is left in the folder, from the start.
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
             var written: [FileSummary] = []
@@ -80,7 +81,7 @@ import Testing
             }
             file.finish()
             #expect(file.count == written.count)
-            #expect(file.isOnDisk == (limit == .max), "limit \(limit)")
+            #expect(file.isOnDisk == (limit == .max), "limit \(limit), maps \(maps)")
             #expect((0..<written.count).allSatisfy { i in file.read(i).map { Self.same($0, written[i]) } == true }, "limit \(limit)")
             for i in stride(from: written.count - 1, through: 0, by: -37) {
                 #expect(Self.same(file.summary(i), written[i]), "limit \(limit)")

@@ -279,6 +279,43 @@ struct LibraryWalkerTests {
         let (bothHeld, _) = LibraryWalker().files(in: [dir.path, other])
         #expect(!both.spillsChunks && both.count == bothHeld.count && Array(both) == Array(bothHeld))
     }
+    /// A listing that writes its full chunks out (past 0 files) gives back what a held one does,
+    /// every path, root and stat, whether its chunks are read back through a map or with `pread`,
+    /// before and after the files before an index are released; with stats and without.
+    @Test func chunksWrittenOutComeBackAsTheyWere() {
+        for withStats in [true, false] {
+            var held = LibraryWalker.Listing()
+            var spilled = LibraryWalker.Listing(spillingAbove: 0, in: FileManager.default.temporaryDirectory.path)
+            var unmapped = LibraryWalker.Listing(spillingAbove: 0, in: FileManager.default.temporaryDirectory.path, maps: false)
+            func addRoots(_ listing: inout LibraryWalker.Listing) -> [UInt32] {
+                [LibraryWalker.Listing.givenByName, listing.addRoot(open: "/mnt/a/", displayPrefix: 2),
+                 listing.addRoot(open: "/mnt/b/", displayPrefix: 2)]
+            }
+            let roots = [addRoots(&held), addRoots(&spilled), addRoots(&unmapped)]
+            for i in 0..<9_000 {
+                // In order: a run of files of each root and device.
+                let name = String(format: "%@/IMG_%05d.%@", i < 3_000 ? "a" : "b", i, i % 9 == 0 ? "json" : "JPG")
+                let root = i < 3_000 ? 1 : 2
+                let stat = withStats ? LibraryWalker.FileStat(device: Int64(i / 5_000 + 7), inode: Int64(i) * 3, size: Int64(i),
+                                                              modified: Int64(i) * 1_000, changed: -Int64(i)) : nil
+                held.append(display: name, root: roots[0][root], stat: stat)
+                spilled.append(display: name, root: roots[1][root], stat: stat)
+                unmapped.append(display: name, root: roots[2][root], stat: stat)
+            }
+            held.sort()
+            spilled.sort()
+            unmapped.sort()
+            #expect(spilled.spillsChunks && unmapped.spillsChunks && !held.spillsChunks)
+            let expected = Array(held)
+            #expect(expected.count == 9_000 && expected[0].path == "/mnt/a/IMG_00000.json")
+            #expect(Array(spilled) == expected && Array(unmapped) == expected, "stats \(withStats)")
+            #expect(spilled.jsonFiles == held.jsonFiles && unmapped.jsonFiles == held.jsonFiles && held.jsonFiles.count == 1_000)
+            spilled.release(below: 5_000)
+            unmapped.release(below: 8_192)
+            #expect(Array(spilled[5_000...]) == Array(expected[5_000...]) && Array(unmapped[8_192...]) == Array(expected[8_192...]))
+        }
+    }
+
     /// Files of several roots (and files given by name) on several devices, appended out of
     /// order, come back sorted, each with its own root's path to open and its own stat: the
     /// listing holds roots and devices by runs of files, in one chunk and across chunks.

@@ -157,6 +157,32 @@ import Testing
         #expect(stored == held && Self.reports(stored) == Self.reports(held))
     }
 
+    /// A path the walk could not even list (here a link to nowhere) is reported after the files
+    /// read, out of the paths' order: the summaries come back into memory, and the result is the
+    /// one a scan holding them gives, the problem reported as an unreadable file.
+    @Test func aPathThatCannotBeListedKeepsTheSummariesInMemory() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pair = TestPaths.fixtures.appendingPathComponent("pair")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("a"), withIntermediateDirectories: true)
+        for name in ["IMG_0001.JPG", "IMG_0001.MOV"] {
+            try FileManager.default.copyItem(at: pair.appendingPathComponent(name), to: dir.appendingPathComponent("a/" + name))
+        }
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("a/IMG_0000.JPG").path,
+                                                   withDestinationPath: "/no/such/file")
+        var options = LintOptions(paths: [dir.path], configuration: .defaults)
+        options.spillAbove = 0
+        options.partition = 1
+        options.diskAbove = nil
+        let (held, _) = try await Self.scan(options)
+        #expect(held.summary.files == 3 && held.findings.contains { $0.ruleID == "unreadable-file" && $0.files == ["a/IMG_0000.JPG"] })
+        options.diskAbove = 0
+        let library = await (try LibraryScan(options)).read(progress: nil)
+        #expect(library.stored == nil && library.summaries.count == 3)
+        let stored = try await Self.scan(options).0
+        #expect(stored == held && Self.reports(stored) == Self.reports(held))
+    }
+
     /// The JSON, text and SARIF reports of `result`, as bytes (`==` on strings would equate NFC and
     /// NFD spellings, which a report does not).
     static func reports(_ result: LintResult) -> [[UInt8]] {

@@ -172,19 +172,11 @@ final class ScanRecords: FileStore {
     /// spills no more.
     private func flush() {
         guard !buffer.isEmpty else { return }
-        var done = 0
-        while done < buffer.count {
-            let room = writeLimit - end - Int64(done)
-            let n = room <= 0 ? -1 : buffer.withUnsafeBytes {
-                pwrite(descriptor, $0.baseAddress! + done, min(buffer.count - done, Int(clamping: room)), off_t(end) + off_t(done))
-            }
-            if n < 0, errno == EINTR, room > 0 { continue }
-            guard n > 0 else {
-                spilling = false
-                holdBuffered()
-                return
-            }
-            done += n
+        guard end + Int64(buffer.count) <= writeLimit,
+              buffer.withUnsafeBytes({ TemporaryFile.write(descriptor, $0, at: end) }) else {
+            spilling = false
+            holdBuffered()
+            return
         }
         end += Int64(buffer.count)
         // The buffer keeps its room for the next 64 KiB, not what one outsized record made it.
@@ -258,8 +250,7 @@ final class ScanRecords: FileStore {
 
     private func mappedRecord(offset: Int64, count: Int) -> UnsafeRawBufferPointer? {
         if mapping == nil, !mappingFailed, descriptor >= 0, end > 0 {
-            let p = mmap(nil, Int(end), PROT_READ, MAP_SHARED, descriptor, 0)
-            if let p, p != MAP_FAILED {
+            if let p = TemporaryFile.map(descriptor, count: Int(end)) {
                 mapping = p
                 mappedBytes = Int(end)
             } else {
@@ -275,7 +266,7 @@ final class ScanRecords: FileStore {
     private func releaseMappedPages(after count: Int) {
         decodedSinceRelease += count
         guard decodedSinceRelease >= Self.residentWindow, let mapping else { return }
-        _ = madvise(mapping, mappedBytes, MADV_DONTNEED)
+        TemporaryFile.release(mapping, count: mappedBytes)
         decodedSinceRelease = 0
     }
 

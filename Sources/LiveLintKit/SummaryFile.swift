@@ -1,4 +1,5 @@
 import Foundation
+import ISOBMFF
 #if os(Linux)
 import Synchronization
 #endif
@@ -212,7 +213,9 @@ final class SpillFile {
         }
         held = .allocate(byteCount: count, alignment: 8)
         let onDisk = Int(written - heldStart)
-        if onDisk > 0, !TemporaryFile.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: held[..<onDisk]), at: heldStart) {
+        if onDisk > 0, let bytes = try? FileByteSource(duplicating: descriptor, path: "the summaries' temporary file").read(at: heldStart, count: onDisk) {
+            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: held[..<onDisk]).copyMemory(from: $0) }
+        } else if onDisk > 0 {
             // Not even read back: what was written is lost (what it held reads as nothing); what
             // never was is still here.
             held.deallocate()

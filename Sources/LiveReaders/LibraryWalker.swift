@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import ISOBMFF
 import LiveModel
 
 /// Finds the files to lint under the paths a user gave.
@@ -132,6 +133,8 @@ public struct LibraryWalker: Sendable {
             private var mapping: UnsafeMutableRawPointer?
             private var mapped = 0
             private var mappingFailed = false
+            /// The file read with `pread`, when it cannot be mapped.
+            private var reader: FileByteSource?
             /// The chunk read last, and its index (-1: none).
             private var lastIndex = -1
             private var lastChunk = Chunk()
@@ -220,8 +223,8 @@ public struct LibraryWalker: Sendable {
                     }
                     return Self.decode(UnsafeRawBufferPointer(start: mapping + Int(offset), count: size))
                 }
-                var bytes = [UInt8](repeating: 0, count: size)
-                guard bytes.withUnsafeMutableBytes({ TemporaryFile.read(descriptor, into: $0, at: offset) }) else { return nil }
+                if reader == nil { reader = try? FileByteSource(duplicating: descriptor, path: "the walk's temporary file") }
+                guard let bytes = try? reader?.read(at: offset, count: size) else { return nil }
                 return bytes.withUnsafeBytes { Self.decode($0) }
             }
 

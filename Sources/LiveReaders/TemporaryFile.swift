@@ -8,7 +8,8 @@ import Darwin
 /// the full records: issue 13), made the one way: in a folder the caller names (`$TMPDIR`, else
 /// `/var/tmp`), unlinked as soon as made so that nothing is left behind however the run ends,
 /// closed on `exec`, written with `pwrite` and read back through a read-only map (whose reads do
-/// not count in `/proc/<pid>/io`'s `rchar`) or `pread`.
+/// not count in `/proc/<pid>/io`'s `rchar`), or with `pread` through a ``FileByteSource`` made
+/// with `init(duplicating:path:)` when it cannot be mapped.
 public enum TemporaryFile {
     /// A new file in `directory`, its name starting with `prefix`, already unlinked; -1 when none
     /// can be made (no such folder, no room, no right).
@@ -29,19 +30,6 @@ public enum TemporaryFile {
         var done = 0
         while done < bytes.count {
             let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
-    }
-
-    /// Reads `count` bytes at `offset` into `buffer` (which holds at least that many); false when
-    /// they could not all be read.
-    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
-        var done = 0
-        while done < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return false }
             done += n

@@ -122,23 +122,26 @@ public enum Pairing {
             archives[Int32(spans.count)] = PairList.Archive(path: files[Int(entry.file)].path, file: entry.file)
             spans.append(PairList.Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
         }
-        mergeArchived(made.count, pair: { made[$0].summary(in: files) }, archived: archived.map(\.pair),
+        mergeArchived(made.count, key: { k in
+            let m = made[k]
+            return orderKey(still: m.still >= 0 ? files[Int(m.still)].path : nil, movie: m.movie >= 0 ? files[Int(m.movie)].path : nil)
+        }, archived: archived.map { orderKey(still: $0.pair.still?.path, movie: $0.pair.movie?.path) },
                       made: { spans.append(made[$0]) }, archive: { appendArchived(archived[$0]) })
         made = []
         return PairList(files: files, members: members, spans: spans, archives: archives)
     }
 
-    /// `count` pairs in pairing's order (`pair(k)` makes the k-th, asked for only while archives'
-    /// pairs wait) and `archived`, archives' pairs in pairing's order, merged as one stable sort of
+    /// `count` pairs in pairing's order (`key(k)` gives the k-th's ``orderKey(still:movie:)``,
+    /// asked for only while archives' pairs wait) and `archived`, archives' pairs' keys in that order, merged as one stable sort of
     /// the archives' pairs followed by the others would put them (an archive's pair first on a
     /// tie): `made(k)` and `archive(j)` are called in the merged order.
-    static func mergeArchived(_ count: Int, pair: (Int) -> PairSummary, archived: [PairSummary],
+    static func mergeArchived(_ count: Int, key: (Int) -> (String, String), archived: [(String, String)],
                               made: (Int) -> Void, archive: (Int) -> Void) {
         var next = 0
         for k in 0..<count {
             if next < archived.count {
-                let pair = pair(k)
-                while next < archived.count, !pairOrder(pair, archived[next]) {
+                let key = key(k)
+                while next < archived.count, !(key < archived[next]) {
                     archive(next)
                     next += 1
                 }
@@ -153,9 +156,13 @@ public enum Pairing {
 
     /// The deterministic order of pairs: by the still's path (or the lone movie's), then the movie's.
     static func pairOrder(_ a: PairSummary, _ b: PairSummary) -> Bool {
-        let ka = a.still?.path ?? a.movie?.path ?? "", kb = b.still?.path ?? b.movie?.path ?? ""
-        if ka != kb { return ka < kb }
-        return (a.movie?.path ?? "") < (b.movie?.path ?? "")
+        orderKey(still: a.still?.path, movie: a.movie?.path) < orderKey(still: b.still?.path, movie: b.movie?.path)
+    }
+
+    /// What ``pairOrder(_:_:)`` compares of a pair with these halves' paths: the still's (the lone
+    /// movie's), then the movie's ("" for none).
+    static func orderKey(still: String?, movie: String?) -> (String, String) {
+        (still ?? movie ?? "", movie ?? "")
     }
 
     @inline(__always)

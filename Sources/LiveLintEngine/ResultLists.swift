@@ -237,30 +237,23 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
 /// Pairs a result makes its records from (``PairRecords``).
 protocol PairSource: Sendable {
     var pairCount: Int { get }
-    func pair(_ i: Int) -> PairSummary
-    /// `pair(i).record`, which a source may make without the pair.
+    /// Pair `i`'s record (without the verdicts and media a result keeps beside it).
     func record(_ i: Int) -> PairRecord
-}
-
-extension PairSource {
-    func record(_ i: Int) -> PairRecord { pair(i).record }
 }
 
 extension PairList: PairSource {
     var pairCount: Int { count }
-    func pair(_ i: Int) -> PairSummary { self[i] }
+    func record(_ i: Int) -> PairRecord { self[i].record }
 }
 
 /// A scan's pairs when its summaries are kept outside memory (``SummaryStore``): each pair's
 /// halves as indices into the store (12 bytes a pair), in pairing's order (``Pairing/pairOrder(_:_:)``),
-/// an archive's pairs with copies of their members (few).
+/// an archive's pairs with what their records take from their members (few).
 struct StoredPairs: PairSource {
     private let store: any SummaryStore
     private let spans: [PairList.Span]
     /// The halves of archives' pairs; a span's index at or past the store's count points here.
-    private let members: [FileSummary]
-    /// The archive of each archive's pair, by pair index.
-    private let archives: [Int32: String]
+    private let members: [RecordHalf]
     /// What each pair's record holds beyond the pair (empty: nothing for any).
     let extras: [Boxed<PairRecord.Rare>?]
 
@@ -288,23 +281,23 @@ struct StoredPairs: PairSource {
         spans.reserveCapacity(made.count + archived.count)
         var extras: [Boxed<PairRecord.Rare>?] = []
         let hasExtras = !madeExtras.isEmpty || archived.contains { $0.extra != nil }
-        var members: [FileSummary] = []
-        var archives: [Int32: String] = [:]
+        var members: [RecordHalf] = []
         func appendArchived(_ entry: (pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)) {
             func add(_ half: FileSummary?) -> Int32 {
                 guard let half else { return -1 }
-                members.append(half)
+                members.append(RecordHalf(half))
                 return Int32(n + members.count - 1)
             }
-            archives[Int32(spans.count)] = entry.pair.archive
             spans.append(PairList.Span(still: add(entry.pair.still), movie: add(entry.pair.movie), method: entry.pair.pairedBy))
             if hasExtras { extras.append(entry.extra) }
         }
-        Pairing.mergeArchived(order.count, pair: { k in
+        // Made pairs' paths read from the store's encodings (no summary made), only while
+        // archives' pairs wait to be placed.
+        Pairing.mergeArchived(order.count, key: { k in
             let m = made[Int(order[k])]
-            return PairSummary(still: m.still >= 0 ? store.summary(Int(m.still)) : nil,
-                               movie: m.movie >= 0 ? store.summary(Int(m.movie)) : nil, pairedBy: m.method)
-        }, archived: archived.map(\.pair), made: { k in
+            return Pairing.orderKey(still: m.still >= 0 ? store.half(Int(m.still)).path : nil,
+                                    movie: m.movie >= 0 ? store.half(Int(m.movie)).path : nil)
+        }, archived: archived.map { Pairing.orderKey(still: $0.pair.still?.path, movie: $0.pair.movie?.path) }, made: { k in
             let i = Int(order[k])
             spans.append(made[i])
             if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[i]) }
@@ -312,36 +305,23 @@ struct StoredPairs: PairSource {
         self.store = store
         self.spans = spans
         self.members = members
-        self.archives = archives
         self.extras = extras
     }
 
     var pairCount: Int { spans.count }
 
-    func pair(_ i: Int) -> PairSummary {
-        let span = spans[i]
-        return PairSummary(still: half(span.still), movie: half(span.movie), pairedBy: span.method,
-                           archive: archives.isEmpty ? nil : archives[Int32(i)])
-    }
-
-    /// `pair(i).record`, its halves in the store read without their summaries.
+    /// Pair `i`'s record, its halves in the store read without their summaries.
     func record(_ i: Int) -> PairRecord {
         let span = spans[i]
-        let still = recordHalf(span.still), movie = recordHalf(span.movie)
+        let still = half(span.still), movie = half(span.movie)
         return PairRecord(still: still?.path, movie: movie?.path,
                           contentIdentifier: still?.contentIdentifier ?? movie?.contentIdentifier,
                           pairedBy: span.method, sidecar: still?.sidecar ?? movie?.sidecar)
     }
 
-    private func recordHalf(_ index: Int32) -> RecordHalf? {
+    private func half(_ index: Int32) -> RecordHalf? {
         guard index >= 0 else { return nil }
         let n = store.count
-        return Int(index) < n ? store.half(Int(index)) : RecordHalf(members[Int(index) - n])
-    }
-
-    private func half(_ index: Int32) -> FileSummary? {
-        guard index >= 0 else { return nil }
-        let n = store.count
-        return Int(index) < n ? store.summary(Int(index)) : members[Int(index) - n]
+        return Int(index) < n ? store.half(Int(index)) : members[Int(index) - n]
     }
 }

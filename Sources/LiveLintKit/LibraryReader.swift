@@ -57,11 +57,12 @@ enum LibraryReader {
         var stored: SummaryFile?
         var ties = PartitionBuilder()
 
-        /// The summaries in memory from here on (for what must add to them), those stored first,
-        /// their long names held by their folders as the read holds them.
+        /// The summaries in memory from here on (for what must add to them: call it first), their
+        /// long names held by their folders as the read holds them. While ``stored`` is set,
+        /// ``summaries`` is empty.
         mutating func holdSummaries() {
             guard let stored else { return }
-            summaries = (0..<stored.count).map { stored.summary($0) } + summaries
+            summaries = (0..<stored.count).map { stored.summary($0) }
             FileSummary.holdNames(in: &summaries, from: 0)
             self.stored = nil
             ties = PartitionBuilder()

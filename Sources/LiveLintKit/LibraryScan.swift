@@ -198,11 +198,10 @@ public struct LibraryScan: Sendable {
         var library = await read(progress: progress)
         let shard = options.shard
         if let path = options.identifierList {
-            // Those stored, then any held.
-            let held = library.summaries, stored = library.stored, n = stored?.count ?? 0
-            let summaries = (0..<(n + held.count)).lazy.map { i in
-                if let stored, i < n { return stored.summary(i) }
-                return held[i - n]
+            let summaries: any Sequence<FileSummary> = if let stored = library.stored {
+                (0..<stored.count).lazy.map { stored.summary($0) }
+            } else {
+                library.summaries
             }
             let list = IdentifierList.render(IdentifierList.records(summaries, shard: shard?.description ?? "1/1"))
             do { try ReportWriter.write(list, to: path) } catch {
@@ -218,8 +217,8 @@ public struct LibraryScan: Sendable {
             if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }
         }
         var result: LintResult
-        // Summaries on disk, unless some were added in memory after them (they would be lost).
-        if let stored = library.stored, library.summaries.isEmpty, let partition = options.partition {
+        if let stored = library.stored, let partition = options.partition {
+            assert(library.summaries.isEmpty, "summaries are held or stored, never both (holdSummaries)")
             let ties = library.ties
             library.ties = PartitionBuilder()
             result = engine.run(stored: stored, ties: ties, store: library.records, root: root, fileFindings: library.fileFindings,

@@ -372,13 +372,46 @@ public struct LibraryWalker: Sendable {
             precondition(chunks.last.map { $0.stats.isEmpty == (stat == nil) } ?? true,
                          "a listing keeps the stats of all its files or of none")
             var display = display
-            display.withUTF8 { path in
-                // Read in place (a copy of the chunk would retain and release its five buffers).
-                if inOrder, let last = chunks.indices.last, chunks[last].count > 0 {
-                    inOrder = chunks[last].withPath(chunks[last].count - 1) { PathText.compare($0, path) } < 0
-                }
-                add(path, root: root, stat: stat)
+            display.withUTF8 { append($0, root: root, stat: stat) }
+        }
+
+        /// Appends the file whose display path is `path`, noting whether the listing is still in order.
+        private mutating func append(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
+            // Read in place (a copy of the chunk would retain and release its five buffers).
+            if inOrder, let last = chunks.indices.last, chunks[last].count > 0 {
+                inOrder = chunks[last].withPath(chunks[last].count - 1) { PathText.compare($0, path) } < 0
             }
+            add(path, root: root, stat: stat)
+        }
+
+        /// Drops the files at `indices` (ascending, before the listing is sorted): the files after
+        /// the first are copied into a listing of their own, chunk by chunk (written out as this
+        /// one was), each chunk of this one freed once copied. Nothing is done when there are none,
+        /// which is nearly always.
+        mutating func remove(atSortedIndices indices: [Int]) {
+            guard !indices.isEmpty else { return }
+            precondition(!isSorted, "files are dropped before the listing is sorted")
+            var kept = Listing()
+            kept.roots = roots
+            kept.spillAbove = spillAbove
+            kept.spillDirectory = spillDirectory
+            kept.spillMaps = spillMaps
+            var next = 0
+            for c in chunks.indices {
+                func copy(_ chunk: borrowing Chunk) {
+                    for i in 0..<chunk.count {
+                        let index = c * Self.chunkSize + i
+                        if next < indices.count, indices[next] == index {
+                            next += 1
+                            continue
+                        }
+                        chunk.withPath(i) { kept.append($0, root: chunk.roots.value(at: i), stat: chunk.stat(i)) }
+                    }
+                }
+                if let spill, c < spill.count { spill.withChunk(c) { copy($0) } } else { copy(chunks[c]) }
+                chunks[c] = Chunk()
+            }
+            self = kept
         }
 
         /// Adds a file at the end of the last chunk (a new one when it is full).
@@ -546,6 +579,9 @@ public struct LibraryWalker: Sendable {
     public var includeHidden: Bool
     /// Deepest folder nesting entered (a guard against pathological trees).
     public var maxDepth: Int
+    /// Records of the files met that the walk sorts and writes out at a time, past
+    /// `spillingAbove` files (``SeenFiles``; the tests make it small).
+    var seenFilesRun = SeenFiles.defaultRunSize
 
     public init(includeHidden: Bool = false, maxDepth: Int = 256) {
         self.includeHidden = includeHidden
@@ -569,7 +605,7 @@ public struct LibraryWalker: Sendable {
         var entries = spillingAbove.map { Listing(spillingAbove: $0, in: spillDirectory) } ?? Listing()
         var problems: [Problem] = []
         var visited = Set<DirectoryID>()
-        var seenFiles = SeenFiles()
+        var seenFiles = SeenFiles(spillingAbove: spillingAbove, in: spillDirectory, runSize: seenFilesRun)
         let singleRoot = paths.count == 1 && Self.isDirectory(paths[0])
         // The folders above every scanned folder: a link to one of them would walk out of the scan.
         for given in paths where Self.isDirectory(given) {
@@ -588,13 +624,14 @@ public struct LibraryWalker: Sendable {
                 walk(directory: given, display: display, depth: 0, root: root, keepingStats: keepingStats,
                      visited: &visited, seenFiles: &seenFiles, entries: &entries, problems: &problems)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
-                if seenFiles.insert(st) {
-                    entries.append(display: given, root: Listing.givenByName, stat: keepingStats ? FileStat(st) : nil)
-                }
+                seenFiles.record(st, index: entries.count)
+                entries.append(display: given, root: Listing.givenByName, stat: keepingStats ? FileStat(st) : nil)
             } else {
                 problems.append(Problem(path: given, message: "not a regular file or folder"))
             }
         }
+        // A file reached twice keeps the first name met: the entries listed after it go.
+        entries.remove(atSortedIndices: seenFiles.duplicates())
         entries.sort()
         return (entries, problems)
     }
@@ -606,18 +643,6 @@ public struct LibraryWalker: Sendable {
         init(_ st: stat) {
             device = UInt64(st.st_dev)
             inode = UInt64(st.st_ino)
-        }
-    }
-
-    /// The files listed so far, by identity, so that one reached again (a hard link, a link) is
-    /// listed once: their inodes, 8 bytes each, in a set per device (one `DirectoryID` of 16 bytes a
-    /// file, in a hash table, was the walk's largest memory past a few hundred thousand files; issue 13).
-    struct SeenFiles {
-        private var inodes: [UInt64: Set<UInt64>] = [:]
-
-        /// Records the file `st` describes; false when it was recorded already.
-        mutating func insert(_ st: stat) -> Bool {
-            inodes[UInt64(st.st_dev), default: []].insert(UInt64(st.st_ino)).inserted
         }
     }
 
@@ -690,9 +715,8 @@ public struct LibraryWalker: Sendable {
                 walk(directory: full(), display: shown, depth: depth + 1, root: root, keepingStats: keepingStats, visited: &visited,
                      seenFiles: &seenFiles, entries: &entries, problems: &problems)
             case S_IFREG:
-                if seenFiles.insert(child) {
-                    entries.append(display: shown, root: root, stat: keepingStats ? FileStat(child) : nil)
-                }
+                seenFiles.record(child, index: entries.count)
+                entries.append(display: shown, root: root, stat: keepingStats ? FileStat(child) : nil)
             default:
                 continue  // sockets, FIFOs, devices: never opened
             }

@@ -138,7 +138,17 @@ struct LibraryWalkerTests {
     /// A file reached by several names (hard links, a link to it, a file given again beside its
     /// folder) is listed once, under the first name met in name order; files that only look
     /// alike (same bytes, another inode) are each listed.
-    @Test func aFileReachedTwiceIsListedOnce() throws {
+    /// A walk as `lint` makes it: held (nil), or past its threshold with the files met sorted
+    /// on disk `run` records at a time.
+    static func walker(_ run: Int?, includeHidden: Bool = false) -> (_ paths: [String]) -> LibraryWalker.Listing {
+        var walker = LibraryWalker(includeHidden: includeHidden)
+        guard let run else { return { walker.files(in: $0).entries } }
+        walker.seenFilesRun = run
+        return { walker.files(in: $0, keepingStats: true, spillingAbove: 0, spillDirectory: NSTemporaryDirectory()).entries }
+    }
+
+    @Test(arguments: [nil, 1, 2])
+    func aFileReachedTwiceIsListedOnce(run: Int?) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
         let fm = FileManager.default
         defer { try? fm.removeItem(at: dir) }
@@ -149,11 +159,13 @@ struct LibraryWalkerTests {
         try fm.linkItem(at: original, to: dir.appendingPathComponent("c.JPG"))
         try fm.linkItem(at: original, to: dir.appendingPathComponent("a.JPG"))
         try fm.createSymbolicLink(atPath: dir.appendingPathComponent("d.JPG").path, withDestinationPath: original.path)
-        let (listing, problems) = LibraryWalker().files(in: [dir.path])
+        let (_, problems) = LibraryWalker().files(in: [dir.path])
         #expect(problems.isEmpty)
+        let walk = Self.walker(run)
+        let listing = walk([dir.path])
         #expect(listing.map(\.displayPath) == ["a.JPG", "b/IMG_2.JPG"])
-        let (given, _) = LibraryWalker().files(in: [dir.path + "/b", original.path, dir.path + "/d.JPG"])
-        #expect(given.count == 2)
+        let given = walk([dir.path + "/b", original.path, dir.path + "/d.JPG"])
+        #expect(given.map(\.displayPath) == [dir.path + "/b/IMG_1.JPG", dir.path + "/b/IMG_2.JPG"])
     }
 
     /// A file with one link reached through links is listed once, under the first name met: a
@@ -163,7 +175,8 @@ struct LibraryWalkerTests {
     /// Swift holds equal), and a file given by path before and after its folder. (An attempt to
     /// record only files reached through links, 7149ac7, got the last cases but one wrong, and
     /// would have on case-insensitive file systems and bind mounts: every file is recorded.)
-    @Test func aFileWithOneLinkReachedThroughLinksIsListedOnce() throws {
+    @Test(arguments: [nil, 1, 3])
+    func aFileWithOneLinkReachedThroughLinksIsListedOnce(run: Int?) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
         let fm = FileManager.default
         defer { try? fm.removeItem(at: base) }
@@ -190,18 +203,19 @@ struct LibraryWalkerTests {
         try link("root/d.JPG", "root/a/.dot.JPG")
         try link("root/u.JPG", "up.JPG")              // in a folder above the scan, not entered
         try link("root/n/\u{E9}.JPG", "root/n/e\u{301}.JPG")  // NFC beside NFD: one of the two
-        let (listing, problems) = LibraryWalker().files(in: [root.path])
+        let (_, problems) = LibraryWalker().files(in: [root.path])
         #expect(problems.isEmpty)
-        let shown = listing.map(\.displayPath)
+        let walk = Self.walker(run)
+        let shown = walk([root.path]).map(\.displayPath)
         #expect(shown.filter { !$0.hasPrefix("n/") } == ["0.JPG", "a/k.JPG", "a/x.JPG", "b/c/back.JPG", "d.JPG", "h.JPG", "o1.JPG", "u.JPG"])
         #expect(shown.filter { $0.hasPrefix("n/") }.count == 1)
-        let (hidden, _) = LibraryWalker(includeHidden: true).files(in: [root.path])
+        let hidden = Self.walker(run, includeHidden: true)([root.path])
         #expect(hidden.map(\.displayPath).filter { !$0.hasPrefix("n/") }
                 == [".h/hid.JPG", "0.JPG", "a/.dot.JPG", "a/k.JPG", "a/x.JPG", "b/c/back.JPG", "o1.JPG", "u.JPG"])
         let x = root.appendingPathComponent("a/x.JPG").path
-        #expect(LibraryWalker().files(in: [x, root.path]).entries.map(\.displayPath).filter { $0.hasSuffix("x.JPG") } == [x])
-        #expect(LibraryWalker().files(in: [root.path, x]).entries.count == 9)
-        #expect(LibraryWalker().files(in: [root.path + "/a", root.path + "/a/z.JPG"]).entries.count == 2)
+        #expect(walk([x, root.path]).map(\.displayPath).filter { $0.hasSuffix("x.JPG") } == [x])
+        #expect(walk([root.path, x]).count == 9)
+        #expect(walk([root.path + "/a", root.path + "/a/z.JPG"]).count == 2)
     }
 
     /// The listing hands the pages of the chunks it frees back to the system through glibc's
@@ -347,5 +361,63 @@ struct LibraryWalkerTests {
         for name in ["a/1.JPG", "a/2.JPG", "b.MOV"] { plain.append(display: name, root: root) }
         plain.sort()
         #expect(Array(plain) == ["a/1.JPG", "a/2.JPG", "b.MOV"].map { LibraryWalker.Entry(path: "/p/" + $0, displayPath: $0) })
+    }
+
+    /// A library whose every file has a second name (a hard-linked snapshot beside it) is listed
+    /// once, under the first names: the second names are dropped from a listing whose chunks were
+    /// written out, the files met sorted on disk in runs, with stats and without.
+    @Test func aHardLinkedCopyOfATreeIsDroppedFromAListingOnDisk() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
+        let fm = FileManager.default
+        defer { try? fm.removeItem(at: dir) }
+        for folder in ["a", "b", "c"] { try fm.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true) }
+        let names = (0..<5_000).map { String(format: "IMG_%05d.JPG", $0) }
+        for name in names {
+            let original = dir.appendingPathComponent("a/" + name)
+            try Data([0xFF, 0xD8]).write(to: original)
+            try fm.linkItem(at: original, to: dir.appendingPathComponent("b/" + name))
+        }
+        try Data([0xFF, 0xD8]).write(to: dir.appendingPathComponent("c/own.JPG"))
+        let expected = names.map { "a/" + $0 } + ["c/own.JPG"]
+        for run in [nil, 700, 1 << 16] {
+            for keepingStats in [true, false] {
+                var walker = LibraryWalker()
+                walker.seenFilesRun = run ?? 1
+                let (listing, problems) = walker.files(in: [dir.path], keepingStats: keepingStats,
+                                                       spillingAbove: run == nil ? nil : 0, spillDirectory: NSTemporaryDirectory())
+                #expect(problems.isEmpty)
+                let shown = listing.map(\.displayPath)
+                #expect(shown == expected, "run \(String(describing: run)), stats \(keepingStats): \(shown.count) files")
+                #expect(listing.spillsChunks == (run != nil))
+                #expect(listing.allSatisfy { ($0.stat != nil) == keepingStats })
+                #expect(listing.jsonFiles.isEmpty)
+            }
+        }
+    }
+
+    /// The files met, recorded in any order on several devices, name every later entry of a file
+    /// met before: held, in runs of every size on disk, and where no temporary file can be made.
+    @Test func filesMetTwiceAreFoundInEveryRun() {
+        var generator = SystemRandomNumberGenerator()
+        var records: [(device: UInt64, inode: UInt64)] = []
+        for _ in 0..<3_000 {
+            records.append((UInt64.random(in: 1...3, using: &generator), UInt64.random(in: 0...1_500, using: &generator) << 40))
+        }
+        var seen = Set<String>(), expected: [Int] = []
+        for (i, r) in records.enumerated() where !seen.insert("\(r.device) \(r.inode)").inserted { expected.append(i) }
+        #expect(!expected.isEmpty && expected.count < records.count)
+        for (run, directory) in [(1, NSTemporaryDirectory()), (7, NSTemporaryDirectory()), (1_000, NSTemporaryDirectory()),
+                                 (5_000, NSTemporaryDirectory()), (10, "/no/such/folder")] {
+            var files = LibraryWalker.SeenFiles(spillingAbove: 100, in: directory, runSize: run)
+            for (i, r) in records.enumerated() {
+                var st = stat()
+                st.st_dev = numericCast(r.device)
+                st.st_ino = numericCast(r.inode)
+                files.record(st, index: i)
+            }
+            #expect(files.spillsRuns == (run < 3_000 && directory != "/no/such/folder"), "run \(run)")
+            let found = files.duplicates()
+            #expect(found == expected, "run \(run) in \(directory): \(found.count) of \(expected.count)")
+        }
     }
 }

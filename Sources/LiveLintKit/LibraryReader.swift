@@ -128,7 +128,8 @@ enum LibraryReader {
         var waiting: [Int: FileSummary?] = [:]
         var mostWaiting = 0
         var nextIndex = 0
-        let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count)
+        // A scan that stores its summaries is library-sized: the records' slots go to disk too.
+        let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count, slotsOnDisk: storeSummaries)
         // Facts serve only a spilling scan with a cache (the build's ID is read only then).
         let rulesSignature = spill && cache?.isUsable == true ? CachedFacts.rulesSignature(engine) : nil
         // Only files with findings have an entry: (index, findings), put in order at the end.

@@ -43,6 +43,9 @@ final class ScanRecords: FileStore {
 
         static func held(_ index: Int) -> Slot { Slot(bits: heldFlag | UInt64(index)) }
 
+        /// A slot that could not be read back: an empty record, which reads as lost.
+        static let lost = Slot(bits: 0)
+
         /// A spilled record's slot, or nil when it does not fit.
         static func spilled(offset: Int64, count: Int, kind: FileKind, format: ContainerFormat) -> Slot? {
             guard offset >= 0, offset < maxOffset, count >= 0, count < maxCount,
@@ -66,7 +69,8 @@ final class ScanRecords: FileStore {
         var format: ContainerFormat { Self.formats[field(Self.offsetBits + Self.countBits + Self.kindBits, Self.formatBits)] }
     }
 
-    private var slots: [Slot] = []
+    /// One slot a file, written out in blocks for a library-sized scan (``SlotList``).
+    private let slots: SlotList
     /// The records held in memory, in the order they were kept.
     private var held: [MediaFile] = []
     /// Bytes a slot takes in the list (for the tests).
@@ -97,12 +101,15 @@ final class ScanRecords: FileStore {
     /// past the first one.
     /// `mapsRecords` false reads every record back with `pread` (what happens when the file cannot
     /// be mapped; the tests take that path this way).
+    /// With `slotsOnDisk` (a library-sized scan), the slots too go to a temporary file (``SlotList``)
+    /// as their records are written.
     init(spill: Bool, metadataKeys: Set<String> = [], capacity: Int = 0, directory: String = ScanRecords.temporaryDirectory,
-         mapsRecords: Bool = true, writeLimit: Int64 = .max) {
+         mapsRecords: Bool = true, writeLimit: Int64 = .max, slotsOnDisk: Bool = false) {
         names = RecordCodec.Names(metadataKeys)
         self.writeLimit = writeLimit
         mappingFailed = !mapsRecords
         self.directory = directory
+        slots = SlotList(onDisk: spill && slotsOnDisk, in: directory, lost: Slot.lost.bits, maps: mapsRecords)
         slots.reserveCapacity(capacity)
         if spill {
             descriptor = Self.makeTemporaryFile(in: directory)
@@ -114,6 +121,9 @@ final class ScanRecords: FileStore {
         if let mapping { munmap(mapping, mappedBytes) }
         if descriptor >= 0 { close(descriptor) }
     }
+
+    /// True when slots wait in their temporary file (for the tests).
+    var slotsWrittenOut: Bool { slots.spills }
 
     /// True while records are written out rather than held.
     var isSpilling: Bool { spilling }
@@ -132,7 +142,7 @@ final class ScanRecords: FileStore {
     /// was read, off this task). Returns its slot.
     func append(_ file: MediaFile, encoded bytes: [UInt8]?) -> Int {
         if let bytes, let slot = spill(path: file.path, kind: file.kind, format: file.format, encoded: bytes) { return slot }
-        slots.append(hold(file))
+        slots.append(hold(file).bits)
         return slots.count - 1
     }
 
@@ -142,7 +152,7 @@ final class ScanRecords: FileStore {
         if let slot = spill(path: path, kind: kind, format: format, encoded: bytes) { return slot }
         let file = bytes.withUnsafeBytes { RecordCodec.decode($0, path: path, names: names) }
         slots.append(hold(file ?? MediaFile(path: path, kind: kind, format: format,
-                                            error: ReadIssue(.io, "livelint could not keep its record of this file"))))
+                                            error: ReadIssue(.io, "livelint could not keep its record of this file"))).bits)
         return slots.count - 1
     }
 
@@ -157,7 +167,7 @@ final class ScanRecords: FileStore {
         withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer += $0 }
         buffer += path.utf8
         buffer += bytes
-        slots.append(spilled)
+        slots.append(spilled.bits)
         if buffer.count >= Self.bufferSize { flush() }
         return slot
     }
@@ -182,18 +192,20 @@ final class ScanRecords: FileStore {
         // The buffer keeps its room for the next 64 KiB, not what one outsized record made it.
         if buffer.capacity > 2 * Self.bufferSize { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
         firstBuffered = slots.count
+        // The slots before the buffer no longer change.
+        slots.writeOut(below: firstBuffered)
     }
 
     /// Turns the records waiting in the buffer into records held in memory.
     private func holdBuffered() {
         buffer.withUnsafeBytes { bytes in
             for slot in firstBuffered..<slots.count {
-                let spilled = slots[slot]
+                let spilled = Slot(bits: slots[slot])
                 guard spilled.heldIndex == nil else { continue }
                 let start = Int(spilled.offset - end)
                 let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + spilled.count)]))
                 slots[slot] = hold(file ?? MediaFile(path: path, kind: spilled.kind, format: spilled.format,
-                                                     error: ReadIssue(.io, "livelint could not keep its record of this file")))
+                                                     error: ReadIssue(.io, "livelint could not keep its record of this file"))).bits
             }
         }
         buffer = []
@@ -205,12 +217,12 @@ final class ScanRecords: FileStore {
     /// True when `summary`'s record is held in memory.
     func isHeld(_ summary: FileSummary) -> Bool {
         flush()
-        return slots[summary.slot].heldIndex != nil
+        return Slot(bits: slots[summary.slot]).heldIndex != nil
     }
 
     func file(atSlot slot: Int) -> MediaFile {
         flush()
-        let spilled = slots[slot]
+        let spilled = Slot(bits: slots[slot])
         if let index = spilled.heldIndex { return held[index] }
         var read: (path: String, file: MediaFile?) = ("", nil)
         if let mapped = mappedRecord(offset: spilled.offset, count: spilled.count) {

@@ -99,8 +99,8 @@ import Testing
     }
 
     /// Read back through the map, and with `pread` as when the file cannot be mapped.
-    @Test(arguments: [true, false])
-    func recordsReadBackAsTheyWereKept(mapped: Bool) throws {
+    @Test(arguments: [(true, false), (false, false), (true, true), (false, true)])
+    func recordsReadBackAsTheyWereKept(mapped: Bool, slotsOnDisk: Bool) throws {
         let engine = try LintEngine(rules: builtinRules)
         let entries = LibraryWalker().files(in: [TestPaths.fixtures.appendingPathComponent("library").path]).entries
         let files = entries.map {
@@ -109,7 +109,8 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-spill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, directory: dir.path, mapsRecords: mapped)
+        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, directory: dir.path, mapsRecords: mapped,
+                                  slotsOnDisk: slotsOnDisk)
         #expect(records.isSpilling)
         var withSidecar = files[0]
         withSidecar.sidecar = TakeoutSidecar(path: "IMG.JPG.json")
@@ -118,6 +119,7 @@ import Testing
         #expect(files.indices.allSatisfy { RecordCodecTests.dumped(records.file(atSlot: slots[$0])) == RecordCodecTests.dumped(files[$0]) })
         #expect(records.file(atSlot: sidecarSlot).sidecar?.path == "IMG.JPG.json")
         #expect(records.spilledCount == files.count)
+        #expect(records.slotsWrittenOut == slotsOnDisk)
         // The temporary file was unlinked as soon as it was made: nothing is left in the folder.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         // A .livp member is taken from its archive's record.
@@ -160,8 +162,8 @@ import Testing
     /// Records are written 64 KiB at a time; when a write fails (a full disk, here a limit on the
     /// spill file's size), the records it carried are held in memory and read back all the same,
     /// those written before stay on disk, and nothing more is written.
-    @Test(arguments: [Int64(1_000), 100_000])
-    func aFailedWriteHoldsItsRecordsInMemory(limit: Int64) throws {
+    @Test(arguments: [(Int64(1_000), false), (100_000, false), (1_000, true), (100_000, true)])
+    func aFailedWriteHoldsItsRecordsInMemory(limit: Int64, slotsOnDisk: Bool) throws {
         let engine = try LintEngine(rules: builtinRules)
         let entries = LibraryWalker().files(in: [TestPaths.fixtures.appendingPathComponent("library").path]).entries
         let files = entries.map {
@@ -170,7 +172,7 @@ import Testing
         let many = Array(repeating: files, count: 30).flatMap { $0 }
         let encoded = many.map { RecordCodec.encode($0) }
         #expect(encoded.reduce(0) { $0 + ($1?.count ?? 0) } > 2 * ScanRecords.bufferSize)
-        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, writeLimit: limit)
+        let records = ScanRecords(spill: true, metadataKeys: engine.metadataKeys, writeLimit: limit, slotsOnDisk: slotsOnDisk)
         let slots = many.indices.map { records.append(many[$0], encoded: encoded[$0]) }
         #expect(many.indices.allSatisfy { RecordCodecTests.dumped(records.file(atSlot: slots[$0])) == RecordCodecTests.dumped(many[$0]) })
         #expect(!records.isSpilling)
@@ -242,5 +244,39 @@ import Testing
         let slot = records.append(file, encoded: RecordCodec.encode(file))
         #expect(records.file(atSlot: slot).path == "a/IMG_1.JPG")
         #expect(records.spilledCount == 0)
+    }
+}
+
+/// The slots of a library-sized scan, written out as their records are and read back through a
+/// map (or `pread`).
+struct SlotListTests {
+    @Test(arguments: [true, false])
+    func valuesComeBackAsTheyWent(mapped: Bool) {
+        let list = SlotList(onDisk: true, in: NSTemporaryDirectory(), lost: 7, maps: mapped)
+        let values = (0..<30_000).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+        for v in values.prefix(20_000) { list.append(v) }
+        list.writeOut(below: 12_345)
+        #expect(list.spills && list.written == 12_345 && list.count == 20_000)
+        // The values after it may still change; those before it are read back from the file.
+        list[12_345] = 1
+        list[12_345] = values[12_345]
+        #expect((0..<20_000).allSatisfy { list[$0] == values[$0] })
+        // Written out again after reads, read again through a new map.
+        for v in values.dropFirst(20_000) { list.append(v) }
+        list.writeOut(below: 30_000)
+        #expect(list.written == 30_000)
+        #expect((0..<30_000).reversed().allSatisfy { list[$0] == values[$0] })
+    }
+
+    /// Nothing goes to disk unless asked, nor where no temporary file can be made: the values are
+    /// held, and read back all the same.
+    @Test func valuesStayInMemoryWhenTheyCannotGoToDisk() {
+        for list in [SlotList(onDisk: false, in: NSTemporaryDirectory(), lost: 0),
+                     SlotList(onDisk: true, in: "/nonexistent-livelint-\(UUID().uuidString)", lost: 0)] {
+            for v in 0..<5_000 { list.append(UInt64(v)) }
+            list.writeOut(below: 5_000)
+            #expect(!list.spills && list.count == 5_000)
+            #expect((0..<5_000).allSatisfy { list[$0] == UInt64($0) })
+        }
     }
 }

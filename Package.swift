@@ -63,6 +63,9 @@ let package = Package(
     targets: [
         .target(name: "LiveModel"),
         .target(name: "ISOBMFF"),
+        // A library-sized scan's temporary files: made unlinked, written with pwrite, read back
+        // through maps; values sorted on disk in runs (issue 13).
+        .target(name: "ScratchFiles"),
         .target(name: "AppleMakerNote", dependencies: ["LiveModel"]),
         .target(
             name: "CExiv2",
@@ -79,7 +82,7 @@ let package = Package(
         .target(
             name: "LiveReaders",
             dependencies: [
-                "LiveModel", "ISOBMFF", "AppleMakerNote", "CExiv2", "CMediaInfo",
+                "LiveModel", "ISOBMFF", "AppleMakerNote", "CExiv2", "CMediaInfo", "ScratchFiles",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
@@ -91,12 +94,12 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .target(name: "LiveLintEngine", dependencies: ["LiveModel", .product(name: "Yams", package: "Yams")]),
+        .target(name: "LiveLintEngine", dependencies: ["LiveModel", "ScratchFiles", .product(name: "Yams", package: "Yams")]),
         .target(name: "Rules", dependencies: ["LiveModel", "LiveLintEngine"], path: "Rules"),
         .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),
         .target(
             name: "LiveLintKit",
-            dependencies: ["LiveModel", "ISOBMFF", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters", "CSQLite"]
+            dependencies: ["LiveModel", "ISOBMFF", "ScratchFiles", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters", "CSQLite"]
         ),
         .target(
             name: "LiveLintCLI",
@@ -132,6 +135,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF"]),
+        .testTarget(name: "ScratchFilesTests", dependencies: ["ScratchFiles"]),
         .testTarget(name: "AppleMakerNoteTests", dependencies: ["AppleMakerNote", "LiveModel", "TestSupport"]),
         .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "LiveLintEngine", "LiveModel"]),

@@ -77,6 +77,7 @@ build() {
         fi
         module ISOBMFF -- $(sources "$ROOT/Sources/ISOBMFF")
         module AppleMakerNote -- $(sources "$ROOT/Sources/AppleMakerNote")
+        module ScratchFiles -- $(sources "$ROOT/Sources/ScratchFiles")
         module ZIPFoundation -swift-version 5 -Xcc -D_GNU_SOURCE=1 -I "$zip/Sources/CZLib" -- $(sources "$zip/Sources/ZIPFoundation")
         # The C modules (exiv2, libmediainfo): C++ with ASan and coverage; a module map each for
         # Swift to import them.
@@ -96,7 +97,7 @@ build() {
         module LiveReaders "${cmodules[@]}" -I "$zip/Sources/CZLib" -- \
             $(sources "$ROOT/Sources/LiveReaders")
         module FuzzFile "${cmodules[@]}" -I "$zip/Sources/CZLib" -- "$ROOT/Fuzz/file/FuzzFile.swift"
-        objects+=("$OUT/ISOBMFF.o" "$OUT/AppleMakerNote.o" "$OUT/ZIPFoundation.o" "$OUT/exiv2.o" "$OUT/mediainfo.o" "$OUT/LiveReaders.o" "$OUT/FuzzFile.o")
+        objects+=("$OUT/ISOBMFF.o" "$OUT/AppleMakerNote.o" "$OUT/ScratchFiles.o" "$OUT/ZIPFoundation.o" "$OUT/exiv2.o" "$OUT/mediainfo.o" "$OUT/LiveReaders.o" "$OUT/FuzzFile.o")
         ;;
     *)
         echo "fuzz.sh: unknown target '$TARGET' (movie, makernote, file)" >&2

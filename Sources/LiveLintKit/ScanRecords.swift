@@ -3,6 +3,7 @@ import ISOBMFF
 import LiveLintEngine
 import LiveModel
 import LiveReaders
+import ScratchFiles
 
 /// The full records of a scan, one slot per file in the order they were kept, while pairing and
 /// the scan rules work on summaries (``FileSummary``): in memory for a small scan, and for a
@@ -69,8 +70,8 @@ final class ScanRecords: FileStore {
         var format: ContainerFormat { Self.formats[field(Self.offsetBits + Self.countBits + Self.kindBits, Self.formatBits)] }
     }
 
-    /// One slot a file, written out in blocks for a library-sized scan (``SlotList``).
-    private let slots: SlotList
+    /// One slot a file, written out for a library-sized scan.
+    private let slots: ScratchArray<UInt64>
     /// The records held in memory, in the order they were kept.
     private var held: [MediaFile] = []
     /// Bytes a slot takes in the list (for the tests).
@@ -101,15 +102,15 @@ final class ScanRecords: FileStore {
     /// past the first one.
     /// `mapsRecords` false reads every record back with `pread` (what happens when the file cannot
     /// be mapped; the tests take that path this way).
-    /// With `slotsOnDisk` (a library-sized scan), the slots too go to a temporary file (``SlotList``)
-    /// as their records are written.
+    /// With `slotsOnDisk` (a library-sized scan), the slots too go to a temporary file
+    /// (`ScratchArray`) as their records are written.
     init(spill: Bool, metadataKeys: Set<String> = [], capacity: Int = 0, directory: String = ScanRecords.temporaryDirectory,
          mapsRecords: Bool = true, writeLimit: Int64 = .max, slotsOnDisk: Bool = false) {
         names = RecordCodec.Names(metadataKeys)
         self.writeLimit = writeLimit
         mappingFailed = !mapsRecords
         self.directory = directory
-        slots = SlotList(onDisk: spill && slotsOnDisk, in: directory, lost: Slot.lost.bits, maps: mapsRecords)
+        slots = ScratchArray(onDisk: spill && slotsOnDisk, in: directory, prefix: "livelint-slots", lost: Slot.lost.bits, maps: mapsRecords)
         slots.reserveCapacity(capacity)
         if spill {
             descriptor = Self.makeTemporaryFile(in: directory)

@@ -6,6 +6,7 @@ import Synchronization
 import LiveLintEngine
 import LiveModel
 import LiveReaders
+import ScratchFiles
 
 /// A scan's file summaries (``FileSummary``) written to a temporary file as they are made, and read
 /// back by index (docs/flat-memory.md, step 2), so that a library's summaries, 53 MiB a million

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import ISOBMFF
 import LiveModel
+import ScratchFiles
 
 /// Finds the files to lint under the paths a user gave.
 ///

@@ -246,37 +246,3 @@ import Testing
         #expect(records.spilledCount == 0)
     }
 }
-
-/// The slots of a library-sized scan, written out as their records are and read back through a
-/// map (or `pread`).
-struct SlotListTests {
-    @Test(arguments: [true, false])
-    func valuesComeBackAsTheyWent(mapped: Bool) {
-        let list = SlotList(onDisk: true, in: NSTemporaryDirectory(), lost: 7, maps: mapped)
-        let values = (0..<30_000).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
-        for v in values.prefix(20_000) { list.append(v) }
-        list.writeOut(below: 12_345)
-        #expect(list.spills && list.written == 12_345 && list.count == 20_000)
-        // The values after it may still change; those before it are read back from the file.
-        list[12_345] = 1
-        list[12_345] = values[12_345]
-        #expect((0..<20_000).allSatisfy { list[$0] == values[$0] })
-        // Written out again after reads, read again through a new map.
-        for v in values.dropFirst(20_000) { list.append(v) }
-        list.writeOut(below: 30_000)
-        #expect(list.written == 30_000)
-        #expect((0..<30_000).reversed().allSatisfy { list[$0] == values[$0] })
-    }
-
-    /// Nothing goes to disk unless asked, nor where no temporary file can be made: the values are
-    /// held, and read back all the same.
-    @Test func valuesStayInMemoryWhenTheyCannotGoToDisk() {
-        for list in [SlotList(onDisk: false, in: NSTemporaryDirectory(), lost: 0),
-                     SlotList(onDisk: true, in: "/nonexistent-livelint-\(UUID().uuidString)", lost: 0)] {
-            for v in 0..<5_000 { list.append(UInt64(v)) }
-            list.writeOut(below: 5_000)
-            #expect(!list.spills && list.count == 5_000)
-            #expect((0..<5_000).allSatisfy { list[$0] == UInt64($0) })
-        }
-    }
-}

@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Values appended in any order and given back once, in ascending order: an external sort. Past
+/// `spillingAbove` values, each run of ``runSize`` is sorted and written to an unlinked temporary
+/// file (``TemporaryFile``), and ``forEachInOrder(_:)`` merges the runs, each read a block of 64
+/// KiB at a time, with the values still held: what stays in memory is one run and a block a run,
+/// not every value (issue 13: flat memory). The walk finds the files it met twice this way
+/// (`LibraryWalker.SeenFiles`), and the partition the files that share a UUID.
+///
+/// Where no temporary file can be made or written, the values stay in memory (memory pays, never
+/// the order). A run that cannot be read back (the disk failed under the scan) ends where the
+/// read failed: the values after that point in it are not given.
+public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Sendable {
+    /// Values a run holds by default: 1 MiB of them.
+    @inlinable public static var defaultRunSize: Int { max(1, (1 << 20) / MemoryLayout<Element>.stride) }
+
+    @usableFromInline var buffer: [Element] = []
+    @usableFromInline let runSize: Int
+    @usableFromInline let spillAbove: Int?
+    @usableFromInline let directory: String
+    @usableFromInline let prefix: String
+    @usableFromInline var appended = 0
+    /// The temporary file, made with the first run written; where each run is in it.
+    @usableFromInline var file: Descriptor?
+    @usableFromInline var runs: [(offset: Int64, count: Int)] = []
+    @usableFromInline var end: Int64 = 0
+    /// False once a temporary file could not be made or written: later values stay in memory.
+    @usableFromInline var spilling = true
+
+    /// Values that, past `spillingAbove` of them (nil: never), go to a temporary file in
+    /// `directory` (named from `prefix` while it is being made) ``runSize`` at a time.
+    @inlinable public init(spillingAbove: Int?, in directory: String, prefix: String, runSize: Int = Self.defaultRunSize) {
+        spillAbove = spillingAbove
+        self.directory = directory
+        self.prefix = prefix
+        self.runSize = max(1, runSize)
+    }
+
+    /// How many values were appended.
+    @inlinable public var count: Int { appended }
+
+    /// True when runs wait in a temporary file (for the tests).
+    @inlinable public var spills: Bool { !runs.isEmpty }
+
+    @inlinable public mutating func append(_ value: Element) {
+        buffer.append(value)
+        appended += 1
+        if buffer.count >= runSize, spilling, let spillAbove, appended > spillAbove { writeRun() }
+    }
+
+    /// Sorts the buffer and writes it as a run; on failure, keeps it and spills no more.
+    @inlinable mutating func writeRun() {
+        if file == nil {
+            let fd = TemporaryFile.make(in: directory, prefix: prefix)
+            guard fd >= 0 else {
+                spilling = false
+                return
+            }
+            file = Descriptor(fd)
+        }
+        guard let file else { return }
+        buffer.sort()
+        guard buffer.withUnsafeBytes({ TemporaryFile.write(file.fd, $0, at: end) }) else {
+            spilling = false
+            return
+        }
+        runs.append((end, buffer.count))
+        end += Int64(buffer.count * MemoryLayout<Element>.stride)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with every value, in ascending order (values equal in `<` in no set order).
+    @inlinable public consuming func forEachInOrder(_ body: (Element) -> Void) {
+        buffer.sort()
+        guard let file, !runs.isEmpty else {
+            buffer.forEach(body)
+            return
+        }
+        // Each run, and the buffer last, merged by a heap of their next values.
+        var cursors = runs.map { Cursor(descriptor: file.fd, offset: $0.offset, count: $0.count) }
+        cursors.append(Cursor(values: buffer))
+        buffer = []
+        var heap = Heap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c) } })
+        while let next = heap.min {
+            body(next.value)
+            if let after = cursors[next.cursor].advance() {
+                heap.replaceMin(with: Next(value: after, cursor: next.cursor))
+            } else {
+                heap.removeMin()
+            }
+        }
+    }
+
+    /// The temporary file's descriptor, closed with the last copy of the runs.
+    @usableFromInline final class Descriptor: Sendable {
+        @usableFromInline let fd: Int32
+        @inlinable init(_ fd: Int32) { self.fd = fd }
+        deinit { close(fd) }
+    }
+
+    /// A cursor's next value, in the merge's heap.
+    @usableFromInline struct Next {
+        @usableFromInline var value: Element
+        @usableFromInline var cursor: Int
+        @inlinable init(value: Element, cursor: Int) {
+            self.value = value
+            self.cursor = cursor
+        }
+    }
+
+    /// The merge's binary min-heap, by value: a few dozen lines, where swift-collections' `Heap`
+    /// would be a package whose build settings (experimental features, availability macros, a
+    /// package name) `scripts/fuzz.sh`, which compiles the walk's module with `swiftc` directly,
+    /// would have to copy.
+    @usableFromInline struct Heap {
+        @usableFromInline var items: [Next]
+
+        @inlinable init(_ items: [Next]) {
+            self.items = items.sorted { $0.value < $1.value }  // a sorted array is a heap
+        }
+
+        @inlinable var min: Next? { items.first }
+
+        @inlinable mutating func removeMin() {
+            items.swapAt(0, items.count - 1)
+            items.removeLast()
+            siftDown()
+        }
+
+        @inlinable mutating func replaceMin(with item: Next) {
+            items[0] = item
+            siftDown()
+        }
+
+        @inlinable mutating func siftDown() {
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var least = i
+                if l < items.count, items[l].value < items[least].value { least = l }
+                if r < items.count, items[r].value < items[least].value { least = r }
+                guard least != i else { return }
+                items.swapAt(i, least)
+                i = least
+            }
+        }
+    }
+
+    /// A run read a block at a time (64 KiB), or the values held in memory.
+    @usableFromInline struct Cursor {
+        @usableFromInline let descriptor: Int32
+        @usableFromInline var offset: Int64
+        @usableFromInline var left: Int
+        @usableFromInline var values: [Element]
+        @usableFromInline var at = 0
+        @inlinable static var block: Int { max(1, (1 << 16) / MemoryLayout<Element>.stride) }
+
+        @inlinable init(descriptor: Int32, offset: Int64, count: Int) {
+            self.descriptor = descriptor
+            self.offset = offset
+            left = count
+            values = []
+            load()
+        }
+
+        @inlinable init(values: [Element]) {
+            descriptor = -1
+            offset = 0
+            left = 0
+            self.values = values
+        }
+
+        @inlinable var current: Element? { at < values.count ? values[at] : nil }
+
+        @inlinable mutating func advance() -> Element? {
+            at += 1
+            if at >= values.count, left > 0 { load() }
+            return current
+        }
+
+        /// The run's next block; none when it cannot be read whole (the run ends there).
+        @inlinable mutating func load() {
+            let n = Swift.min(left, Self.block), stride = MemoryLayout<Element>.stride
+            let descriptor = descriptor, offset = offset
+            var read = true
+            values = [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                var done = 0
+                while done < n * stride {
+                    let got = pread(descriptor, raw.baseAddress! + done, n * stride - done, off_t(offset) + off_t(done))
+                    if got < 0, errno == EINTR { continue }
+                    guard got > 0 else { break }
+                    done += got
+                }
+                read = done == n * stride
+                initialized = read ? n : 0
+            }
+            at = 0
+            left = read ? left - n : 0
+            self.offset += Int64(n * stride)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import LiveModel
+import ScratchFiles
 
 /// A scan's files cut into buckets that pairing, the scan rules and the consumers' library facts
 /// can each work on alone (issue 13: their working lists then cover one bucket at a time, not
@@ -93,18 +94,24 @@ struct Partition {
 /// What ties files (``Partition``), gathered one summary at a time in the scan's order: for
 /// summaries kept outside memory (``SummaryStore``), which are never all in memory at once
 /// (docs/flat-memory.md, step 2). It keeps 4 bytes a file for the groups, 8 for each UUID met (a
-/// 32-bit hash of its bits beside the file's index), and one entry a folder and a text
-/// identifier. Two UUIDs whose bits hash alike tie their groups though nothing else does: a
+/// 32-bit hash of its bits beside the file's index; sorted on disk in runs for a library-sized
+/// scan, ``SortedRuns``, and merged when the partition is made), and one entry a folder and a
+/// text identifier. Two UUIDs whose bits hash alike tie their groups though nothing else does: a
 /// bucket then holds more files than it must, never fewer, and the result is the same.
 public struct PartitionBuilder: Sendable {
     private var parent: [Int32] = []
     private var folders: [String: Int32] = [:]
     private var texts: [String: Int32] = [:]
-    private var uuids: [UInt64] = []
+    private var uuids: SortedRuns<UInt64>
     private var previousHeld = false
     private var previousFolder: PathFolder?
 
-    public init(capacity: Int = 0) { parent.reserveCapacity(capacity) }
+    /// A builder for about `capacity` files; with `directory`, the UUIDs met wait there in runs
+    /// of `runSize` (1 MiB by default).
+    public init(capacity: Int = 0, spillingIn directory: String? = nil, runSize: Int = SortedRuns<UInt64>.defaultRunSize) {
+        parent.reserveCapacity(capacity)
+        uuids = SortedRuns(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-ties", runSize: runSize)
+    }
 
     /// How many files were added.
     public var count: Int { parent.count }
@@ -178,15 +185,15 @@ public struct PartitionBuilder: Sendable {
         folders = [:]
         texts = [:]
         previousFolder = nil
-        uuids.sort()
-        var k = 1
-        while k < uuids.count {
-            if uuids[k] >> 32 == uuids[k - 1] >> 32 {
-                union(Int32(bitPattern: UInt32(truncatingIfNeeded: uuids[k])), Int32(bitPattern: UInt32(truncatingIfNeeded: uuids[k - 1])))
+        var previous: UInt64?
+        let uuids = self.uuids
+        self.uuids = SortedRuns(spillingAbove: nil, in: "", prefix: "")
+        uuids.forEachInOrder { tied in
+            if let previous, tied >> 32 == previous >> 32 {
+                union(Int32(bitPattern: UInt32(truncatingIfNeeded: tied)), Int32(bitPattern: UInt32(truncatingIfNeeded: previous)))
             }
-            k += 1
+            previous = tied
         }
-        uuids = []
         return Partition(tied: parent, target: max(1, target))
     }
 }

@@ -114,7 +114,11 @@ enum LibraryReader {
             let share = entries.count / max(1, s.count)
             return share + 4 * Int(Double(share).squareRoot()) + 16
         } ?? entries.count
-        if stored == nil { summaries.reserveCapacity(expected) } else { ties = PartitionBuilder(capacity: expected) }
+        if stored == nil {
+            summaries.reserveCapacity(expected)
+        } else {
+            ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory)
+        }
         func keep(_ summary: FileSummary) {
             guard let stored else {
                 summaries.append(summary)

@@ -1,3 +1,4 @@
+import Foundation
 @testable import LiveLintEngine
 import LiveModel
 import Rules
@@ -67,6 +68,14 @@ import Testing
             if target >= 3 { #expect(part.count < partition.count, "target \(target)") }
         }
         #expect(Partition([], target: 4).count == 0)
+        // The UUIDs met sorted on disk, in runs of any size, tie the same files.
+        for target in [1, 3, summaries.count] {
+            for run in [1, 2, 7, 1_000] {
+                var builder = PartitionBuilder(spillingIn: NSTemporaryDirectory(), runSize: run)
+                for summary in summaries { builder.add(summary) }
+                #expect(builder.partition(target: target).bucketOf == Partition(summaries, target: target).bucketOf, "run \(run)")
+            }
+        }
     }
 
     /// Files of every kind of tie, by identifier and by name, with conflicts, duplicates, edits,

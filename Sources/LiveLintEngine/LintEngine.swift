@@ -1,4 +1,5 @@
 import LiveModel
+import ScratchFiles
 
 /// The rules a run can use, looked up by id (or alias), in id order.
 /// The `Rules` module provides the built-in list; the engine never imports it.
@@ -220,30 +221,28 @@ public struct LintEngine: Sendable {
     /// byte for byte. `onPair` sees the pairs bucket by bucket.
     public func run(stored: some SummaryStore, ties: consuming PartitionBuilder, store: some FileStore, root: String,
                     fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil,
-                    afterPhase: (() -> Void)? = nil, partition target: Int) -> LintResult {
+                    afterPhase: (() -> Void)? = nil, partition target: Int, scratch directory: String? = nil) -> LintResult {
         let n = stored.count
         precondition(ties.count == n, "every stored summary was tied")
         var findings = fileFindings ?? allFileFindings(store)
-        // The buckets' files in order (the bucket list goes once they are grouped).
-        let order: [Int32], ends: [Int]
+        // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
+        // `directory`, the bucket list let go once they are in).
+        var byBucket = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-buckets")
         do {
             let buckets = ties.partition(target: target)
-            (order, ends) = buckets.group(n) { Int(buckets.bucketOf[$0]) }
+            for i in 0..<n { byBucket.append(UInt64(UInt32(bitPattern: buckets.bucketOf[i])) << 32 | UInt64(i)) }
         }
-        // What each bucket's pairs are, as indices into `stored` (archives' pairs with copies of
-        // their members), and what their records hold beyond them.
-        var made: [PairList.Span] = []
+        // What each bucket's pairs are, as indices into `stored` (sorted by their first halves,
+        // on disk in `directory`; archives' pairs with copies of their members), and what their
+        // records hold beyond them.
+        var made = SortedRuns<StoredPairs.Made>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-made")
         var madeExtras: [Boxed<PairRecord.Rare>?] = []
         var archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)] = []
         // Every `.livp` member, with its archive's index (for the result's files).
         var memberFiles: [(file: Int32, member: ScannedFile)] = []
         let needsFull = !pairRules.isEmpty || !consumers.isEmpty || onPair != nil
         var complete = 0
-        var start = 0
-        for end in ends {
-            let indices = order[start..<end]
-            start = end
-            guard !indices.isEmpty else { continue }
+        func bucket(_ indices: [Int32]) {
             var local: [FileSummary] = []
             local.reserveCapacity(indices.count)
             for i in indices {
@@ -259,23 +258,34 @@ public struct LintEngine: Sendable {
             }
             var extras: [Boxed<PairRecord.Rare>?] = consumers.isEmpty ? [] : Array(repeating: nil, count: list.count)
             if needsFull { checkPairs(list, store: store, into: &findings, onPair: onPair) { extras[$0] = $1 } }
-            let base = indices.startIndex
             for k in list.indices {
                 if list.isComplete(k) { complete += 1 }
                 let extra = extras.isEmpty ? nil : extras[k]
                 if let archive = list.archive(k) {
-                    archived.append((list[k], indices[base + Int(archive.file)], extra))
+                    archived.append((list[k], indices[Int(archive.file)], extra))
                     continue
                 }
                 let span = list.span(k)
-                func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[base + Int(half)] }
-                made.append(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method))
+                func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[Int(half)] }
+                made.append(StoredPairs.Made(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method),
+                                             index: Int32(madeExtras.count)))
                 if !consumers.isEmpty { madeExtras.append(extra) }
             }
         }
+        var indices: [Int32] = []
+        var current = UInt64.max
+        byBucket.forEachInOrder { tied in
+            if tied >> 32 != current, !indices.isEmpty {
+                bucket(indices)
+                indices.removeAll(keepingCapacity: true)
+            }
+            current = tied >> 32
+            indices.append(Int32(truncatingIfNeeded: tied))
+        }
+        if !indices.isEmpty { bucket(indices) }
+        indices = []
         afterPhase?()
-        let pairs = StoredPairs(stored, made: made, extras: madeExtras, archived: archived)
-        made = []
+        let pairs = StoredPairs(stored, made: made, extras: madeExtras, archived: archived, scratch: directory)
         madeExtras = []
         archived = []
         let files = ScannedFiles(stored: stored, members: memberFiles)

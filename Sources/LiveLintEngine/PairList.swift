@@ -22,7 +22,7 @@ public struct PairList: RandomAccessCollection, Sendable {
     }
 
     /// One pair: its halves' indices (-1: none) and how it was paired.
-    struct Span: Sendable {
+    struct Span: Sendable, BitwiseCopyable {
         var still: Int32
         var movie: Int32
         var method: PairingMethod

@@ -137,18 +137,41 @@ public enum Pairing {
     /// tie): `made(k)` and `archive(j)` are called in the merged order.
     static func mergeArchived(_ count: Int, key: (Int) -> (String, String), archived: [(String, String)],
                               made: (Int) -> Void, archive: (Int) -> Void) {
-        var next = 0
+        var merge = ArchivedMerge(archived)
         for k in 0..<count {
-            if next < archived.count {
-                let key = key(k)
-                while next < archived.count, !(key < archived[next]) {
-                    archive(next)
-                    next += 1
-                }
-            }
+            merge.place(before: { key(k) }, archive: archive)
             made(k)
         }
-        for j in next..<archived.count { archive(j) }
+        merge.finish(archive: archive)
+    }
+
+    /// ``mergeArchived(_:key:archived:made:archive:)`` a made pair at a time, for pairs that come
+    /// one by one (the stored run's, from disk): the archives' pairs (their order keys, in order)
+    /// that go before each made pair, then those left.
+    struct ArchivedMerge {
+        private let archived: [(String, String)]
+        private var next = 0
+
+        init(_ archived: [(String, String)]) { self.archived = archived }
+
+        /// Places the archives' pairs that go before the made pair whose order key is `key`
+        /// (asked for only while some wait).
+        mutating func place(before key: () -> (String, String), archive: (Int) -> Void) {
+            guard next < archived.count else { return }
+            let key = key()
+            while next < archived.count, !(key < archived[next]) {
+                archive(next)
+                next += 1
+            }
+        }
+
+        /// Places the archives' pairs left.
+        mutating func finish(archive: (Int) -> Void) {
+            while next < archived.count {
+                archive(next)
+                next += 1
+            }
+        }
     }
 
     /// A pairing outcome as indices into the halves paired (-1: none).

@@ -1,4 +1,5 @@
 import LiveModel
+import ScratchFiles
 
 /// A result's pairs, in order (``LintResult/pairs``).
 ///
@@ -251,25 +252,38 @@ extension PairList: PairSource {
 /// an archive's pairs with what their records take from their members (few).
 struct StoredPairs: PairSource {
     private let store: any SummaryStore
-    private let spans: [PairList.Span]
+    private let spans: ScratchArray<PairList.Span>
     /// The halves of archives' pairs; a span's index at or past the store's count points here.
     private let members: [RecordHalf]
     /// What each pair's record holds beyond the pair (empty: nothing for any).
     let extras: [Boxed<PairRecord.Rare>?]
 
-    /// The pairs `made` (indices into `store`; `extras` empty or one each) and `archived` (with
-    /// their archives' indices), put in pairing's order as ``Pairing/pairList(_:)`` orders them:
-    /// paths compared by index (the store's summaries are in path order, no two alike), an
-    /// archive's pair first on a tie.
-    init(_ store: some SummaryStore, made: [PairList.Span], extras madeExtras: [Boxed<PairRecord.Rare>?],
-         archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)]) {
+    /// A pair made of stored files, as the engine keeps it until the result: its halves' indices
+    /// and its method, and its index among the pairs made (for what its record holds beyond
+    /// it), ordered by its first half (the still, else the lone movie).
+    struct Made: Comparable, BitwiseCopyable, Sendable {
+        var span: PairList.Span
+        var index: Int32
+
+        init(_ span: PairList.Span, index: Int32) {
+            self.span = span
+            self.index = index
+        }
+
+        var first: Int32 { span.still >= 0 ? span.still : span.movie }
+        static func < (a: Made, b: Made) -> Bool { a.first < b.first }
+        static func == (a: Made, b: Made) -> Bool { a.first == b.first }
+    }
+
+    /// The pairs `made` (indices into `store`; `extras` empty or one each, by their index) and
+    /// `archived` (with their archives' indices), put in pairing's order as ``Pairing/pairList(_:)``
+    /// orders them: paths compared by index (the store's summaries are in path order, no two
+    /// alike), an archive's pair first on a tie. With `directory`, the pairs wait in a temporary
+    /// file there (``ScratchArray``), read back as the result asks for them.
+    init(_ store: some SummaryStore, made: consuming SortedRuns<Made>, extras madeExtras: [Boxed<PairRecord.Rare>?],
+         archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)], scratch directory: String? = nil) {
         precondition(madeExtras.isEmpty || madeExtras.count == made.count)
         let n = store.count
-        func first(_ s: PairList.Span) -> Int32 { s.still >= 0 ? s.still : s.movie }
-        var order = [Int32](0..<Int32(made.count))
-        // Each file is a half of one pair at most: no two pairs share a first half, and pairing's
-        // order is their first halves' order (its tie on the movie never comes up).
-        order.sort { first(made[Int($0)]) < first(made[Int($1)]) }
         // The archives' pairs in pairing's order, a tie in their archives' order (a stable sort
         // of them in the scan's order).
         let archived = archived.enumerated().sorted { a, b in
@@ -277,12 +291,13 @@ struct StoredPairs: PairSource {
             if Pairing.pairOrder(b.element.pair, a.element.pair) { return false }
             return (a.element.file, a.offset) < (b.element.file, b.offset)
         }.map(\.element)
-        var spans: [PairList.Span] = []
-        spans.reserveCapacity(made.count + archived.count)
+        let spans = ScratchArray<PairList.Span>(onDisk: directory != nil, in: directory ?? "", prefix: "livelint-pairs",
+                                                lost: PairList.Span(still: -1, movie: -1, method: .unpaired))
         var extras: [Boxed<PairRecord.Rare>?] = []
         let hasExtras = !madeExtras.isEmpty || archived.contains { $0.extra != nil }
         var members: [RecordHalf] = []
-        func appendArchived(_ entry: (pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)) {
+        func appendArchived(_ j: Int) {
+            let entry = archived[j]
             func add(_ half: FileSummary?) -> Int32 {
                 guard let half else { return -1 }
                 members.append(RecordHalf(half))
@@ -291,17 +306,22 @@ struct StoredPairs: PairSource {
             spans.append(PairList.Span(still: add(entry.pair.still), movie: add(entry.pair.movie), method: entry.pair.pairedBy))
             if hasExtras { extras.append(entry.extra) }
         }
-        // Made pairs' paths read from the store's encodings (no summary made), only while
-        // archives' pairs wait to be placed.
-        Pairing.mergeArchived(order.count, key: { k in
-            let m = made[Int(order[k])]
-            return Pairing.orderKey(still: m.still >= 0 ? store.half(Int(m.still)).path : nil,
-                                    movie: m.movie >= 0 ? store.half(Int(m.movie)).path : nil)
-        }, archived: archived.map { Pairing.orderKey(still: $0.pair.still?.path, movie: $0.pair.movie?.path) }, made: { k in
-            let i = Int(order[k])
-            spans.append(made[i])
-            if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[i]) }
-        }, archive: { appendArchived(archived[$0]) })
+        // Each file is a half of one pair at most: no two pairs share a first half, and pairing's
+        // order is their first halves' order (its tie on the movie never comes up). Made pairs'
+        // paths are read from the store's encodings (no summary made), only while archives' pairs
+        // wait to be placed.
+        var merge = Pairing.ArchivedMerge(archived.map { Pairing.orderKey(still: $0.pair.still?.path, movie: $0.pair.movie?.path) })
+        made.forEachInOrder { m in
+            merge.place(before: {
+                Pairing.orderKey(still: m.span.still >= 0 ? store.half(Int(m.span.still)).path : nil,
+                                 movie: m.span.movie >= 0 ? store.half(Int(m.span.movie)).path : nil)
+            }, archive: appendArchived)
+            spans.append(m.span)
+            if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[Int(m.index)]) }
+            if spans.count % ScratchArray<PairList.Span>.releaseEvery == 0 { spans.writeOutAll() }
+        }
+        merge.finish(archive: appendArchived)
+        spans.writeOutAll()
         self.store = store
         self.spans = spans
         self.members = members

@@ -44,7 +44,7 @@ public struct Finding: Sendable, Hashable {
 }
 
 /// How a still and a movie were tied together.
-public enum PairingMethod: String, Sendable, Codable {
+public enum PairingMethod: String, Sendable, Codable, BitwiseCopyable {
     /// Both halves carry the same content identifier.
     case contentIdentifier = "content-identifier"
     /// Same (or export-style) file name stem, identifiers absent or not matching anything.

@@ -222,7 +222,8 @@ public struct LibraryScan: Sendable {
             let ties = library.ties
             library.ties = PartitionBuilder()
             result = engine.run(stored: stored, ties: ties, store: library.records, root: root, fileFindings: library.fileFindings,
-                                onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition)
+                                onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition,
+                                scratch: ScanRecords.temporaryDirectory)
         } else {
             library.holdSummaries()
             let summaries = library.summaries

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// Values appended one at a time, those that will not change again written to an unlinked
 /// temporary file (``TemporaryFile``) when asked (``writeOut(below:)``), and read back by index
@@ -15,8 +16,9 @@ import Darwin
 /// written, the values stay in memory; where the file cannot be mapped, each is read with
 /// `pread`, and one that cannot be read at all comes back as `lost`.
 ///
-/// Not `Sendable`: a scan fills it, then reads it, on one task at a time.
-public final class ScratchArray<Element: BitwiseCopyable> {
+/// One task appends and writes out; reads may come from any task (the map is made, remade and
+/// let go under a lock), once the values they read are appended.
+public final class ScratchArray<Element: BitwiseCopyable>: @unchecked Sendable {
     /// Reads through the map between two releases of its pages.
     public static var releaseEvery: Int { 8192 }
 
@@ -35,6 +37,7 @@ public final class ScratchArray<Element: BitwiseCopyable> {
     @usableFromInline var readsSinceRelease = 0
     /// What a value that cannot be read back reads as.
     @usableFromInline let lost: Element
+    @usableFromInline let lock = NSLock()
 
     /// Values held in memory, or, with `onDisk`, written out as asked to a temporary file in
     /// `directory` (named from `prefix` while it is made). (`maps` false, for the tests: read back
@@ -98,6 +101,8 @@ public final class ScratchArray<Element: BitwiseCopyable> {
 
     /// Value `index` of the file.
     @inlinable func read(_ index: Int) -> Element {
+        lock.lock()
+        defer { lock.unlock() }
         let stride = MemoryLayout<Element>.stride
         let offset = index * stride
         if !mappingFailed, mapped < offset + stride {

@@ -228,10 +228,7 @@ public struct LintEngine: Sendable {
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
         var byBucket = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-buckets")
-        do {
-            let buckets = ties.partition(target: target)
-            for i in 0..<n { byBucket.append(UInt64(UInt32(bitPattern: buckets.bucketOf[i])) << 32 | UInt64(i)) }
-        }
+        ties.forEachBucket(target: target) { i, bucket in byBucket.append(UInt64(UInt32(bitPattern: bucket)) << 32 | UInt64(i)) }
         // What each bucket's pairs are, as indices into `stored` (sorted by their first halves,
         // on disk in `directory`; archives' pairs with copies of their members), and what their
         // records hold beyond them.

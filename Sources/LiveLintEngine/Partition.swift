@@ -35,38 +35,46 @@ struct Partition {
     /// becomes the bucket list.
     init(tied parent: consuming [Int32], target: Int) {
         var p = parent
+        count = p.withUnsafeMutableBufferPointer { Self.assign($0, target: target) }
+        bucketOf = p
+    }
+
+    /// Turns `p`, each file's parent in the groups (every parent before its file, as the unions
+    /// below keep them), into each file's bucket, buckets filled in order up to `target` files;
+    /// returns how many there are. `release` is called every 65,536 files of each pass (a list
+    /// in a mapped file lets its pages go).
+    static func assign(_ p: UnsafeMutableBufferPointer<Int32>, target: Int, release: () -> Void = {}) -> Int {
         let n = p.count
         var buckets = 0
-        p.withUnsafeMutableBufferPointer { p in
-            for i in 0..<n {
-                let parent = Int(p[i])
-                if parent == i {
-                    p[i] = -1
-                } else {
-                    // The parent came first: it holds its root now, or is the root, holding its
-                    // size so far.
-                    let root = p[parent] < 0 ? parent : Int(p[parent])
-                    p[i] = Int32(root)
-                    p[root] -= 1
-                }
-            }
-            var filled = 0
-            for i in 0..<n {
-                if p[i] < 0 {
-                    let size = -Int(p[i])
-                    if filled > 0, filled + size > target {
-                        buckets += 1
-                        filled = 0
-                    }
-                    filled += size
-                    p[i] = Int32(buckets)
-                } else {
-                    p[i] = p[Int(p[i])]
-                }
+        for i in 0..<n {
+            if i & 0xFFFF == 0xFFFF { release() }
+            let parent = Int(p[i])
+            if parent == i {
+                p[i] = -1
+            } else {
+                // The parent came first: it holds its root now, or is the root, holding its
+                // size so far.
+                let root = p[parent] < 0 ? parent : Int(p[parent])
+                p[i] = Int32(root)
+                p[root] -= 1
             }
         }
-        self.bucketOf = p
-        self.count = n == 0 ? 0 : buckets + 1
+        var filled = 0
+        for i in 0..<n {
+            if i & 0xFFFF == 0xFFFF { release() }
+            if p[i] < 0 {
+                let size = -Int(p[i])
+                if filled > 0, filled + size > target {
+                    buckets += 1
+                    filled = 0
+                }
+                filled += size
+                p[i] = Int32(buckets)
+            } else {
+                p[i] = p[Int(p[i])]
+            }
+        }
+        return n == 0 ? 0 : buckets + 1
     }
 
     /// The indices `0..<count` grouped by bucket, each bucket's in their order, and where each
@@ -98,8 +106,11 @@ struct Partition {
 /// library-sized scan, ``SortedRuns``, and merged when the partition is made), and one entry a
 /// folder and a text identifier. Two UUIDs whose bits hash alike tie their groups though nothing
 /// else does: a bucket then holds more files than it must, never fewer, and the result is the same.
-public struct PartitionBuilder: Sendable {
+public struct PartitionBuilder: @unchecked Sendable {
+    /// Each file's parent in the union-find: held, or, for a library-sized scan, in a mapped
+    /// temporary file (``MappedArray``) whose pages are let go as the read goes (4 bytes a file).
     private var parent: [Int32] = []
+    private var mapped: MappedArray<Int32>?
     private var folders: [String: Int32] = [:]
     private var texts: [String: Int32] = [:]
     private var uuids: SortedRuns<TiedUUID>
@@ -109,25 +120,50 @@ public struct PartitionBuilder: Sendable {
     /// A builder for about `capacity` files; with `directory`, the UUIDs met wait there in runs
     /// of `runSize` (1 MiB by default).
     public init(capacity: Int = 0, spillingIn directory: String? = nil, runSize: Int = SortedRuns<TiedUUID>.defaultRunSize) {
-        parent.reserveCapacity(capacity)
+        self.directory = directory
+        self.runSize = runSize
+        if let directory { mapped = MappedArray(capacity: capacity, in: directory, prefix: "livelint-groups") }
+        if mapped == nil { parent.reserveCapacity(capacity) }
         uuids = SortedRuns(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-ties", runSize: runSize)
     }
 
+    private let directory: String?
+    private let runSize: Int
+
     /// How many files were added.
-    public var count: Int { parent.count }
+    public var count: Int { mapped?.count ?? parent.count }
+
+    /// True when the groups wait in a mapped file (for the tests).
+    var mapsGroups: Bool { mapped != nil }
+
+    @inline(__always) private func up(_ i: Int) -> Int32 { mapped?[i] ?? parent[i] }
+
+    @inline(__always) private mutating func setUp(_ i: Int, _ value: Int32) {
+        if let mapped { mapped[i] = value } else { parent[i] = value }
+    }
 
     private mutating func root(_ x: Int32) -> Int32 {
         var x = x
-        while parent[Int(x)] != x {
-            parent[Int(x)] = parent[Int(parent[Int(x)])]
-            x = parent[Int(x)]
+        while up(Int(x)) != x {
+            setUp(Int(x), up(Int(up(Int(x)))))
+            x = up(Int(x))
         }
         return x
     }
 
     private mutating func union(_ a: Int32, _ b: Int32) {
         let ra = root(a), rb = root(b)
-        if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
+        if ra < rb { setUp(Int(rb), ra) } else if rb < ra { setUp(Int(ra), rb) }
+    }
+
+    /// A new file, its own group (held once the map cannot grow: what is mapped is copied out).
+    private mutating func appendFile(_ i: Int32) {
+        if let mapped {
+            if mapped.append(i) { return }
+            parent = mapped.withUnsafeMutableBufferPointer { Array($0) }
+            self.mapped = nil
+        }
+        parent.append(i)
     }
 
     private mutating func tie(_ i: Int32, folder key: String) {
@@ -163,8 +199,8 @@ public struct PartitionBuilder: Sendable {
 
     /// Adds the next file (its index is how many came before it).
     public mutating func add(_ file: FileSummary) {
-        let i = Int32(parent.count)
-        parent.append(i)
+        let i = Int32(count)
+        appendFile(i)
         let held = file.splitsAsHeld
         if held, previousHeld, PathFolder.sameText(file.folder, previousFolder) {
             union(i, i - 1)
@@ -180,23 +216,67 @@ public struct PartitionBuilder: Sendable {
         }
     }
 
-    /// The buckets of the files added, up to `target` files each where their groups allow.
-    consuming func partition(target: Int) -> Partition {
+    /// Ties the files that share a UUID: those whose hashes are alike (sorted by hash), each to
+    /// the one before it, in the order of their indices (sorted again: a list in a mapped file is
+    /// then touched nearly in order, not at random).
+    private mutating func tieUUIDs() {
         folders = [:]
         texts = [:]
         previousFolder = nil
+        var edges = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-edges", runSize: runSize)
         var previous: TiedUUID?
         let uuids = self.uuids
         self.uuids = SortedRuns(spillingAbove: nil, in: "", prefix: "")
         uuids.forEachInOrder { tied in
-            if let previous, tied.hash == previous.hash { union(tied.index, previous.index) }
+            if let previous, tied.hash == previous.hash {
+                let a = UInt64(UInt32(bitPattern: tied.index)), b = UInt64(UInt32(bitPattern: previous.index))
+                edges.append(max(a, b) << 32 | min(a, b))
+            }
             previous = tied
         }
+        var tiedSoFar = 0
+        edges.forEachInOrder { edge in
+            union(Int32(bitPattern: UInt32(truncatingIfNeeded: edge >> 32)), Int32(bitPattern: UInt32(truncatingIfNeeded: edge)))
+            tiedSoFar += 1
+            if tiedSoFar & 0xFFFF == 0 { mapped?.release() }
+        }
+    }
+
+    /// The buckets of the files added, up to `target` files each where their groups allow.
+    consuming func partition(target: Int) -> Partition {
+        tieUUIDs()
         // Handed over, not shared: the partition reuses the list in place (a copy was 4 bytes a
         // file at the engine's start).
         var tied: [Int32] = []
-        swap(&tied, &parent)
+        if let mapped {
+            tied = mapped.withUnsafeMutableBufferPointer { Array($0) }
+        } else {
+            swap(&tied, &parent)
+        }
         return Partition(tied: tied, target: max(1, target))
+    }
+
+    /// Each file's index and bucket, in order, the buckets as ``partition(target:)`` makes them:
+    /// worked out in place, in the mapped file when the groups are there (its pages let go as the
+    /// passes go), so that no list of the library's size is held.
+    consuming func forEachBucket(target: Int, _ body: (Int, Int32) -> Void) {
+        tieUUIDs()
+        if let mapped {
+            mapped.withUnsafeMutableBufferPointer { p in
+                _ = Partition.assign(p, target: max(1, target), release: { mapped.release() })
+                for i in p.indices {
+                    body(i, p[i])
+                    if i & 0xFFFF == 0xFFFF { mapped.release() }
+                }
+            }
+            return
+        }
+        var p: [Int32] = []
+        swap(&p, &parent)
+        p.withUnsafeMutableBufferPointer { p in
+            _ = Partition.assign(p, target: max(1, target))
+            for i in p.indices { body(i, p[i]) }
+        }
     }
 }
 

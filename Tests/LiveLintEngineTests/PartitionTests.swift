@@ -73,7 +73,20 @@ import Testing
             for run in [1, 2, 7, 1_000] {
                 var builder = PartitionBuilder(spillingIn: NSTemporaryDirectory(), runSize: run)
                 for summary in summaries { builder.add(summary) }
-                #expect(builder.partition(target: target).bucketOf == Partition(summaries, target: target).bucketOf, "run \(run)")
+                #expect(builder.mapsGroups)
+                let expected = Partition(summaries, target: target).bucketOf
+                #expect(builder.partition(target: target).bucketOf == expected, "run \(run)")
+                // File by file, as the stored run takes them: from the mapped file and held.
+                for directory in [NSTemporaryDirectory(), nil] {
+                    var again = PartitionBuilder(capacity: run, spillingIn: directory, runSize: run)
+                    for summary in summaries { again.add(summary) }
+                    var seen: [Int32] = []
+                    again.forEachBucket(target: target) { i, bucket in
+                        #expect(i == seen.count)
+                        seen.append(bucket)
+                    }
+                    #expect(seen == expected, "run \(run), \(directory ?? "held")")
+                }
             }
         }
     }

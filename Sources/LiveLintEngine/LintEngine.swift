@@ -221,18 +221,21 @@ public struct LintEngine: Sendable {
     /// byte for byte. `onPair` sees the pairs bucket by bucket.
     public func run(stored: some SummaryStore, ties: consuming PartitionBuilder, store: some FileStore, root: String,
                     fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil,
-                    afterPhase: (() -> Void)? = nil, partition target: Int, scratch directory: String? = nil) -> LintResult {
+                    afterPhase: (() -> Void)? = nil, partition target: Int, scratch directory: String? = nil,
+                    runSize: Int? = nil) -> LintResult {
         let n = stored.count
         precondition(ties.count == n, "every stored summary was tied")
         var findings = fileFindings ?? allFileFindings(store)
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
-        var byBucket = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-buckets")
+        let byBucket = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-buckets",
+                                          runSize: runSize ?? SortedRuns<UInt64>.defaultRunSize)
         ties.forEachBucket(target: target) { i, bucket in byBucket.append(UInt64(UInt32(bitPattern: bucket)) << 32 | UInt64(i)) }
         // What each bucket's pairs are, as indices into `stored` (sorted by their first halves,
         // on disk in `directory`; archives' pairs with copies of their members), and what their
         // records hold beyond them.
-        var made = SortedRuns<StoredPairs.Made>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-made")
+        let made = SortedRuns<StoredPairs.Made>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-made",
+                                                runSize: runSize ?? SortedRuns<StoredPairs.Made>.defaultRunSize)
         var madeExtras: [Boxed<PairRecord.Rare>?] = []
         var archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)] = []
         // Every `.livp` member, with its archive's index (for the result's files).

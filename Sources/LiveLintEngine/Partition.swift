@@ -223,7 +223,7 @@ public struct PartitionBuilder: @unchecked Sendable {
         folders = [:]
         texts = [:]
         previousFolder = nil
-        var edges = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-edges", runSize: runSize)
+        let edges = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-edges", runSize: runSize)
         var previous: TiedUUID?
         let uuids = self.uuids
         self.uuids = SortedRuns(spillingAbove: nil, in: "", prefix: "")

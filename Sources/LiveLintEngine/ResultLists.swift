@@ -280,7 +280,7 @@ struct StoredPairs: PairSource {
     /// orders them: paths compared by index (the store's summaries are in path order, no two
     /// alike), an archive's pair first on a tie. With `directory`, the pairs wait in a temporary
     /// file there (``ScratchArray``), read back as the result asks for them.
-    init(_ store: some SummaryStore, made: consuming SortedRuns<Made>, extras madeExtras: [Boxed<PairRecord.Rare>?],
+    init(_ store: some SummaryStore, made: SortedRuns<Made>, extras madeExtras: [Boxed<PairRecord.Rare>?],
          archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)], scratch directory: String? = nil) {
         precondition(madeExtras.isEmpty || madeExtras.count == made.count)
         let n = store.count
@@ -291,8 +291,9 @@ struct StoredPairs: PairSource {
             if Pairing.pairOrder(b.element.pair, a.element.pair) { return false }
             return (a.element.file, a.offset) < (b.element.file, b.offset)
         }.map(\.element)
-        let spans = ScratchArray<PairList.Span>(onDisk: directory != nil, in: directory ?? "", prefix: "livelint-pairs",
-                                                lost: PairList.Span(still: -1, movie: -1, method: .unpaired))
+        // A pair that cannot be read back ends the run (no `lost` value): a report without it
+        // would be wrong without a word.
+        let spans = ScratchArray<PairList.Span>(onDisk: directory != nil, in: directory ?? "", prefix: "livelint-pairs", lost: nil)
         var extras: [Boxed<PairRecord.Rare>?] = []
         let hasExtras = !madeExtras.isEmpty || archived.contains { $0.extra != nil }
         var members: [RecordHalf] = []
@@ -318,7 +319,7 @@ struct StoredPairs: PairSource {
             }, archive: appendArchived)
             spans.append(m.span)
             if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[Int(m.index)]) }
-            if spans.count % ScratchArray<PairList.Span>.releaseEvery == 0 { spans.writeOutAll() }
+            if spans.count - spans.written >= ScratchArray<PairList.Span>.releaseEvery { spans.writeOutAll() }
         }
         merge.finish(archive: appendArchived)
         spans.writeOutAll()

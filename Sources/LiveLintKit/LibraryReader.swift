@@ -2,6 +2,7 @@ import Foundation
 import LiveLintEngine
 import LiveModel
 import LiveReaders
+import ScratchFiles
 
 /// Reads every file of a scan concurrently, a bounded number at a time, and returns them in
 /// display-path order whatever the scheduling.
@@ -90,7 +91,7 @@ enum LibraryReader {
     static func read<Entries: LibraryWalker.Entries>(
         _ entries: consuming Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
         cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
-        countKept: Bool = false, spill: Bool = false, storeSummaries: Bool = false,
+        countKept: Bool = false, spill: Bool = false, storeSummaries: Bool = false, scratchRun: Int? = nil,
         deliveryWindow: Int = LibraryReader.deliveryWindow, onRead: (Read) -> Void = { _ in }
     ) async -> Library {
         var entries = consume entries
@@ -117,7 +118,8 @@ enum LibraryReader {
         if stored == nil {
             summaries.reserveCapacity(expected)
         } else {
-            ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory)
+            ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory,
+                                    runSize: scratchRun ?? SortedRuns<TiedUUID>.defaultRunSize)
         }
         func keep(_ summary: FileSummary) {
             guard let stored else {

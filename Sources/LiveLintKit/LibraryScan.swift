@@ -55,6 +55,9 @@ public struct LintOptions: Sendable {
     /// library, about 80 bytes a file, leaves memory (docs/flat-memory.md). Nil: never. The report
     /// is the same either way; below it, the few megabytes are not worth the time reading back.
     public var diskAbove: Int? = LintOptions.defaultDiskAbove
+    /// For the tests: values a run of the scan's temporary files sorted on disk holds (the UUID
+    /// ties, the buckets, the pairs); nil: 1 MiB of them.
+    var scratchRun: Int?
     /// The default for ``diskAbove``: 100,000 files (about 28 MiB at the peak held in memory).
     public static let defaultDiskAbove = 100_000
 
@@ -223,7 +226,7 @@ public struct LibraryScan: Sendable {
             library.ties = PartitionBuilder()
             result = engine.run(stored: stored, ties: ties, store: library.records, root: root, fileFindings: library.fileFindings,
                                 onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition,
-                                scratch: ScanRecords.temporaryDirectory)
+                                scratch: ScanRecords.temporaryDirectory, runSize: options.scratchRun)
         } else {
             library.holdSummaries()
             let summaries = library.summaries
@@ -270,7 +273,7 @@ public struct LibraryScan: Sendable {
         var library = await LibraryReader.read(
             consume entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
             sidecars: sidecars, keepTimeline: options.pairMedia, countKept: progress != nil, spill: spill,
-            storeSummaries: storeSummaries,
+            storeSummaries: storeSummaries, scratchRun: options.scratchRun,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.inShard, findings: read.kept)

@@ -40,7 +40,7 @@ extension LibraryWalker {
         /// Each device met, numbered in the order met (a walk meets a few; the kernel mounts at
         /// most `fs.mount-max`, 100,000 by default, far below the 2^24 numbers a record has room for).
         private var devices: [UInt64: UInt64] = [:]
-        private var records: SortedRuns<Record>
+        private let records: SortedRuns<Record>
 
         /// Records that, past `spillingAbove` files (nil: never), go to a temporary file in
         /// `directory` `runSize` at a time.

@@ -11,10 +11,12 @@ import Darwin
 /// flat memory). Let go, a page stays in the page cache (written back in time) and faults in
 /// again when touched: a scan that touches its list nearly in order keeps a few pages resident.
 ///
-/// The file's blocks are allocated before they are mapped (`posix_fallocate`): a write through
-/// the map to a full disk would otherwise raise SIGBUS. Where no file can be made, allocated or
-/// mapped, ``init(capacity:in:prefix:)`` fails and the caller holds its list in memory; where it
-/// cannot grow, ``append(_:)`` says so.
+/// The file's blocks are allocated before they are mapped (`posix_fallocate`, Linux only: elsewhere
+/// the list is held): a write through the map to a full disk would otherwise raise SIGBUS. (A
+/// copy-on-write file system, btrfs or ZFS, may still need room to write a page again, and on a
+/// full disk can raise it all the same.) Where no file can be made, allocated or mapped,
+/// ``init(capacity:in:prefix:)`` fails and the caller holds its list in memory; where it cannot
+/// grow, ``append(_:)`` says so.
 ///
 /// One task at a time.
 public final class MappedArray<Element: BitwiseCopyable> {
@@ -51,7 +53,12 @@ public final class MappedArray<Element: BitwiseCopyable> {
     /// `count` values of `fd` allocated on disk and mapped read-write, shared.
     private static func map(_ fd: Int32, _ count: Int) -> UnsafeMutablePointer<Element>? {
         let bytes = count * MemoryLayout<Element>.stride
+        #if os(Linux)
         guard posix_fallocate(fd, 0, off_t(bytes)) == 0 else { return nil }
+        #else
+        // No posix_fallocate (Darwin): the list is held in memory there.
+        return nil
+        #endif
         let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let p, p != MAP_FAILED else { return nil }
         return p.bindMemory(to: Element.self, capacity: count)
@@ -69,8 +76,14 @@ public final class MappedArray<Element: BitwiseCopyable> {
     }
 
     @inlinable public subscript(index: Int) -> Element {
-        get { base[index] }
-        set { base[index] = newValue }
+        get {
+            precondition(index >= 0 && index < storedCount, "index out of range")
+            return base[index]
+        }
+        set {
+            precondition(index >= 0 && index < storedCount, "index out of range")
+            base[index] = newValue
+        }
     }
 
     /// The values, in place (the pages touched stay resident until the next release).

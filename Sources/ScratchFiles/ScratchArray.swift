@@ -14,7 +14,8 @@ import Foundation
 /// The map's pages leave the resident set every ``releaseEvery`` reads (a scan reads these
 /// nearly in order, so a few pages are resident at once). Where no temporary file can be made or
 /// written, the values stay in memory; where the file cannot be mapped, each is read with
-/// `pread`, and one that cannot be read at all comes back as `lost`.
+/// `pread`, and one that cannot be read at all comes back as `lost`, or, without it, ends the run
+/// with an error (``TemporaryFile/failedReadBack(in:)``).
 ///
 /// One task appends and writes out; reads may come from any task (the map is made, remade and
 /// let go under a lock), once the values they read are appended.
@@ -35,14 +36,14 @@ public final class ScratchArray<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline var mapped = 0
     @usableFromInline var mappingFailed: Bool
     @usableFromInline var readsSinceRelease = 0
-    /// What a value that cannot be read back reads as.
-    @usableFromInline let lost: Element
+    /// What a value that cannot be read back reads as (nil: it ends the run).
+    @usableFromInline let lost: Element?
     @usableFromInline let lock = NSLock()
 
     /// Values held in memory, or, with `onDisk`, written out as asked to a temporary file in
     /// `directory` (named from `prefix` while it is made). (`maps` false, for the tests: read back
     /// with `pread`, as when the file cannot be mapped.)
-    public init(onDisk: Bool, in directory: String, prefix: String, lost: Element, maps: Bool = true) {
+    public init(onDisk: Bool, in directory: String, prefix: String, lost: Element?, maps: Bool = true) {
         writes = onDisk
         self.directory = directory
         self.prefix = prefix
@@ -121,8 +122,11 @@ public final class ScratchArray<Element: BitwiseCopyable>: @unchecked Sendable {
             }
             return value
         }
-        var value = lost
-        let got = withUnsafeMutableBytes(of: &value) { pread(descriptor, $0.baseAddress!, stride, off_t(offset)) }
-        return got == stride ? value : lost
+        return withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { value in
+            let got = pread(descriptor, UnsafeMutableRawPointer(value.baseAddress!), stride, off_t(offset))
+            if got == stride { return UnsafeRawPointer(value.baseAddress!).loadUnaligned(as: Element.self) }
+            guard let lost else { TemporaryFile.failedReadBack(in: directory) }
+            return lost
+        }
     }
 }

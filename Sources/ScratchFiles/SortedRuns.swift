@@ -12,9 +12,12 @@ import Darwin
 /// (`LibraryWalker.SeenFiles`), and the partition the files that share a UUID.
 ///
 /// Where no temporary file can be made or written, the values stay in memory (memory pays, never
-/// the order). A run that cannot be read back (the disk failed under the scan) ends where the
-/// read failed: the values after that point in it are not given.
-public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Sendable {
+/// the order). A run that cannot be read back (the disk failed under the scan) ends the run with
+/// an error (``TemporaryFile/failedReadBack(in:)``): values lost would change the report without
+/// a word.
+///
+/// A class: copies share their values (one owner appends, then reads them once).
+public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: @unchecked Sendable {
     /// Values a run holds by default: 1 MiB of them.
     @inlinable public static var defaultRunSize: Int { max(1, (1 << 20) / MemoryLayout<Element>.stride) }
 
@@ -33,7 +36,7 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
 
     /// Values that, past `spillingAbove` of them (nil: never), go to a temporary file in
     /// `directory` (named from `prefix` while it is being made) ``runSize`` at a time.
-    @inlinable public init(spillingAbove: Int?, in directory: String, prefix: String, runSize: Int = Self.defaultRunSize) {
+    @inlinable public init(spillingAbove: Int?, in directory: String, prefix: String, runSize: Int = SortedRuns.defaultRunSize) {
         spillAbove = spillingAbove
         self.directory = directory
         self.prefix = prefix
@@ -46,14 +49,14 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
     /// True when runs wait in a temporary file (for the tests).
     @inlinable public var spills: Bool { !runs.isEmpty }
 
-    @inlinable public mutating func append(_ value: Element) {
+    @inlinable public func append(_ value: Element) {
         buffer.append(value)
         appended += 1
         if buffer.count >= runSize, spilling, let spillAbove, appended > spillAbove { writeRun() }
     }
 
     /// Sorts the buffer and writes it as a run; on failure, keeps it and spills no more.
-    @inlinable mutating func writeRun() {
+    @inlinable func writeRun() {
         if file == nil {
             let fd = TemporaryFile.make(in: directory, prefix: prefix)
             guard fd >= 0 else {
@@ -73,17 +76,22 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Calls `body` with every value, in ascending order (values equal in `<` in no set order).
-    @inlinable public consuming func forEachInOrder(_ body: (Element) -> Void) {
+    /// Calls `body` with every value, in ascending order (values equal in `<` in no set order),
+    /// once: the values are let go as they are given.
+    @inlinable public func forEachInOrder(_ body: (Element) -> Void) {
         buffer.sort()
         guard let file, !runs.isEmpty else {
-            buffer.forEach(body)
+            let values = buffer
+            buffer = []
+            values.forEach(body)
             return
         }
         // Each run, and the buffer last, merged by a heap of their next values.
-        var cursors = runs.map { Cursor(descriptor: file.fd, offset: $0.offset, count: $0.count) }
+        var cursors = runs.map { Cursor(descriptor: file.fd, offset: $0.offset, count: $0.count, directory: directory) }
         cursors.append(Cursor(values: buffer))
         buffer = []
+        runs = []
+        defer { withExtendedLifetime(file) {} }
         var heap = Heap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c) } })
         while let next = heap.min {
             body(next.value)
@@ -95,7 +103,7 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
         }
     }
 
-    /// The temporary file's descriptor, closed with the last copy of the runs.
+    /// The temporary file's descriptor, closed with the runs.
     @usableFromInline final class Descriptor: Sendable {
         @usableFromInline let fd: Int32
         @inlinable init(_ fd: Int32) { self.fd = fd }
@@ -153,14 +161,16 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
     /// A run read a block at a time (64 KiB), or the values held in memory.
     @usableFromInline struct Cursor {
         @usableFromInline let descriptor: Int32
+        @usableFromInline let directory: String
         @usableFromInline var offset: Int64
         @usableFromInline var left: Int
         @usableFromInline var values: [Element]
         @usableFromInline var at = 0
         @inlinable static var block: Int { max(1, (1 << 16) / MemoryLayout<Element>.stride) }
 
-        @inlinable init(descriptor: Int32, offset: Int64, count: Int) {
+        @inlinable init(descriptor: Int32, offset: Int64, count: Int, directory: String) {
             self.descriptor = descriptor
+            self.directory = directory
             self.offset = offset
             left = count
             values = []
@@ -169,6 +179,7 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
 
         @inlinable init(values: [Element]) {
             descriptor = -1
+            directory = ""
             offset = 0
             left = 0
             self.values = values
@@ -182,7 +193,7 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
             return current
         }
 
-        /// The run's next block; none when it cannot be read whole (the run ends there).
+        /// The run's next block; the scan ends with an error when it cannot be read whole.
         @inlinable mutating func load() {
             let n = Swift.min(left, Self.block), stride = MemoryLayout<Element>.stride
             let descriptor = descriptor, offset = offset
@@ -199,8 +210,9 @@ public struct SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>: Send
                 read = done == n * stride
                 initialized = read ? n : 0
             }
+            if !read { TemporaryFile.failedReadBack(in: directory) }
             at = 0
-            left = read ? left - n : 0
+            left -= n
             self.offset += Int64(n * stride)
         }
     }

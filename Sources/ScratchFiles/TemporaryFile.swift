@@ -53,4 +53,21 @@ public enum TemporaryFile {
         let first = address - address % max(1, page)
         _ = madvise(UnsafeMutableRawPointer(bitPattern: first), count + (address - first), MADV_DONTNEED)
     }
+
+    /// Ends the run: a temporary file in `directory` could not be read back (the disk failed
+    /// under the scan). What it held cannot be made again, and a report without it would be wrong
+    /// without a word; the run says so on stderr and exits with status 2, an internal error (as
+    /// a map of such a file raises SIGBUS).
+    public static func failedReadBack(in directory: String) -> Never {
+        let reason = String(cString: strerror(errno))
+        let text = "livelint: a temporary file in \(directory) could not be read back (\(reason)): the disk failed under "
+            + "the run, and no report was written\n"
+        let message = Array(text.utf8)
+        #if canImport(Glibc)
+        _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        #else
+        _ = message.withUnsafeBytes { Darwin.write(2, $0.baseAddress, $0.count) }
+        #endif
+        exit(2)
+    }
 }

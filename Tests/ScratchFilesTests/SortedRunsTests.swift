@@ -18,7 +18,7 @@ struct SortedRunsTests {
             (10, 0, "/nonexistent-livelint-\(UUID().uuidString)", false),
         ]
         for c in cases {
-            var runs = SortedRuns<UInt64>(spillingAbove: c.above, in: c.directory, prefix: "livelint-test", runSize: c.run)
+            let runs = SortedRuns<UInt64>(spillingAbove: c.above, in: c.directory, prefix: "livelint-test", runSize: c.run)
             for v in values { runs.append(v) }
             #expect(runs.count == values.count)
             #expect(runs.spills == c.spills, "run \(c.run) above \(String(describing: c.above)) in \(c.directory)")
@@ -38,7 +38,7 @@ struct SortedRunsTests {
             static func < (x: Pair, y: Pair) -> Bool { (x.a, x.b) < (y.a, y.b) }
         }
         let pairs = (0..<3_000).map { Pair(a: UInt64(($0 * 7_919) % 3_000), b: UInt32($0)) }
-        var runs = SortedRuns<Pair>(spillingAbove: 0, in: NSTemporaryDirectory(), prefix: "livelint-test", runSize: 128)
+        let runs = SortedRuns<Pair>(spillingAbove: 0, in: NSTemporaryDirectory(), prefix: "livelint-test", runSize: 128)
         for p in pairs { runs.append(p) }
         #expect(runs.spills)
         var out: [Pair] = []
@@ -55,7 +55,7 @@ struct SortedRunsTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-runs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        var runs = SortedRuns<UInt64>(spillingAbove: 0, in: dir.path, prefix: "livelint-test", runSize: 10)
+        let runs = SortedRuns<UInt64>(spillingAbove: 0, in: dir.path, prefix: "livelint-test", runSize: 10)
         for v in (0..<100).reversed() { runs.append(UInt64(v)) }
         #expect(runs.spills)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

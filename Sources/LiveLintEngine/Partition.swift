@@ -106,6 +106,9 @@ struct Partition {
 /// library-sized scan, ``SortedRuns``, and merged when the partition is made), and one entry a
 /// folder and a text identifier. Two UUIDs whose bits hash alike tie their groups though nothing
 /// else does: a bucket then holds more files than it must, never fewer, and the result is the same.
+///
+/// One owner at a time (the read, then the engine, which consumes it): copies share the mapped
+/// list and the UUIDs' runs, so a copy that adds files changes the other's groups.
 public struct PartitionBuilder: @unchecked Sendable {
     /// Each file's parent in the union-find: held, or, for a library-sized scan, in a mapped
     /// temporary file (``MappedArray``) whose pages are let go as the read goes (4 bytes a file).

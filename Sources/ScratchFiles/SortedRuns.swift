@@ -6,10 +6,10 @@ import Darwin
 
 /// Values appended in any order and given back once, in ascending order: an external sort. Past
 /// `spillingAbove` values, each run of ``runSize`` is sorted and written to an unlinked temporary
-/// file (``TemporaryFile``), and ``forEachInOrder(_:)`` merges the runs, each read a block of 64
-/// KiB at a time, with the values still held: what stays in memory is one run and a block a run,
-/// not every value (issue 13: flat memory). The walk finds the files it met twice this way
-/// (`LibraryWalker.SeenFiles`), and the partition the files that share a UUID.
+/// file (``TemporaryFile``), and ``forEachInOrder(_:)`` merges the runs, each read a block at a
+/// time (64 KiB, less past 64 runs: 4 MiB in all), with the values still held: what stays in memory
+/// is one run and the blocks, not every value (issue 13: flat memory). The walk finds the files it
+/// met twice this way (`LibraryWalker.SeenFiles`), and the partition the files that share a UUID.
 ///
 /// Where no temporary file can be made or written, the values stay in memory (memory pays, never
 /// the order). A run that cannot be read back (the disk failed under the scan) ends the run with
@@ -87,7 +87,11 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
             return
         }
         // Each run, and the buffer last, merged by a heap of their next values.
-        var cursors = runs.map { Cursor(descriptor: file.fd, offset: $0.offset, count: $0.count, directory: directory) }
+        // A block a run, 64 KiB while the runs are few; past 64 runs (64 MiB of values: 4 million
+        // of 16 bytes) the blocks shrink, down to 4 KiB, to keep to 4 MiB in all: a byte a value otherwise.
+        let stride = MemoryLayout<Element>.stride
+        let block = max(1, max(4096, min(1 << 16, (4 << 20) / max(1, runs.count))) / stride)
+        var cursors = runs.map { Cursor(descriptor: file.fd, offset: $0.offset, count: $0.count, block: block, directory: directory) }
         cursors.append(Cursor(values: buffer))
         buffer = []
         runs = []
@@ -158,7 +162,7 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
         }
     }
 
-    /// A run read a block at a time (64 KiB), or the values held in memory.
+    /// A run read a block at a time, or the values held in memory.
     @usableFromInline struct Cursor {
         @usableFromInline let descriptor: Int32
         @usableFromInline let directory: String
@@ -166,10 +170,12 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
         @usableFromInline var left: Int
         @usableFromInline var values: [Element]
         @usableFromInline var at = 0
-        @inlinable static var block: Int { max(1, (1 << 16) / MemoryLayout<Element>.stride) }
+        /// Values a block holds.
+        @usableFromInline let block: Int
 
-        @inlinable init(descriptor: Int32, offset: Int64, count: Int, directory: String) {
+        @inlinable init(descriptor: Int32, offset: Int64, count: Int, block: Int, directory: String) {
             self.descriptor = descriptor
+            self.block = block
             self.directory = directory
             self.offset = offset
             left = count
@@ -179,6 +185,7 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
 
         @inlinable init(values: [Element]) {
             descriptor = -1
+            block = 0
             directory = ""
             offset = 0
             left = 0
@@ -195,7 +202,7 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
 
         /// The run's next block; the scan ends with an error when it cannot be read whole.
         @inlinable mutating func load() {
-            let n = Swift.min(left, Self.block), stride = MemoryLayout<Element>.stride
+            let n = Swift.min(left, block), stride = MemoryLayout<Element>.stride
             let descriptor = descriptor, offset = offset
             var read = true
             values = [Element](unsafeUninitializedCapacity: n) { buffer, initialized in

@@ -22,9 +22,9 @@ struct LintCommand: AsyncParsableCommand {
             --no-cache reads everything); the report is the same either way. `livelint cache stats` \
             shows it. A scan of more than 10,000 files keeps what it read of each file (about 300 \
             bytes) in a temporary file in $TMPDIR (else /var/tmp), removed from the folder at once, \
-            rather than in memory; past 100,000 files the list of files and each file's summary (about \
-            120 bytes a file) go there too: a million files take about 50 MiB of memory and 0.3 GB of \
-            temporary space.
+            rather than in memory; past 100,000 files everything else it keeps of each file goes there \
+            too (the list of files, each file's summary, how files tie and pair: about 200 bytes a \
+            file): a million files take about 30 MiB of memory and 0.35 GB of temporary space.
 
             Examples:
               livelint lint ~/Pictures/export

@@ -13,10 +13,11 @@ extension LibraryWalker {
     /// which the listing then drops (``Listing/remove(atSortedIndices:)``).
     ///
     /// Sorting, not a set: a record is 16 bytes (the inode; the device's number and the index),
-    /// sorted on disk past `spillingAbove` files (``SortedRuns``). The set of inodes this replaces took 16 bytes a file (24 as it grew) for the whole
-    /// walk, the largest thing a walk of a million files held (issue 13: flat memory). A file
-    /// reached twice is found whatever the path to it, which an earlier attempt that recorded only
-    /// files reached through links was not (7149ac7; docs/flat-memory.md).
+    /// sorted on disk past `spillingAbove` files (``SortedRuns``). The set of inodes this replaces
+    /// took 16 bytes a file (24 as it grew) for the whole walk, the largest thing a walk of a
+    /// million files held (issue 13: flat memory). A file reached twice is found whatever the path
+    /// to it, which an earlier attempt that recorded only files reached through links was not
+    /// (7149ac7; docs/flat-memory.md).
     /// A run that cannot be read back (the disk failed under the walk) ends there: a file of it
     /// reached twice is then listed twice, never dropped.
     struct SeenFiles {

@@ -89,7 +89,10 @@ public final class ScratchArray<Element: BitwiseCopyable>: @unchecked Sendable {
             }
         }
         let stride = MemoryLayout<Element>.stride
-        guard tail.withUnsafeBytes({ TemporaryFile.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[0..<(n * stride)]), at: Int64(written) * Int64(stride)) }) else {
+        let done = tail.withUnsafeBytes {
+            TemporaryFile.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[0..<(n * stride)]), at: Int64(written) * Int64(stride))
+        }
+        guard done else {
             writes = false
             return
         }

@@ -228,14 +228,12 @@ public struct LintEngine: Sendable {
         var findings = fileFindings ?? allFileFindings(store)
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
-        let byBucket = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-buckets",
-                                          runSize: runSize ?? SortedRuns<UInt64>.defaultRunSize)
+        let byBucket = SortedRuns<UInt64>(spillingIn: directory, prefix: "livelint-buckets", runSize: runSize)
         ties.forEachBucket(target: target) { i, bucket in byBucket.append(UInt64(UInt32(bitPattern: bucket)) << 32 | UInt64(i)) }
         // What each bucket's pairs are, as indices into `stored` (sorted by their first halves,
         // on disk in `directory`; archives' pairs with copies of their members), and what their
         // records hold beyond them.
-        let made = SortedRuns<StoredPairs.Made>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-made",
-                                                runSize: runSize ?? SortedRuns<StoredPairs.Made>.defaultRunSize)
+        let made = SortedRuns<StoredPairs.Made>(spillingIn: directory, prefix: "livelint-made", runSize: runSize)
         var madeExtras: [Boxed<PairRecord.Rare>?] = []
         var archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)] = []
         // Every `.livp` member, with its archive's index (for the result's files).

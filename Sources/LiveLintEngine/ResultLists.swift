@@ -293,7 +293,7 @@ struct StoredPairs: PairSource {
         }.map(\.element)
         // A pair that cannot be read back ends the run (no `lost` value): a report without it
         // would be wrong without a word.
-        let spans = ScratchArray<PairList.Span>(onDisk: directory != nil, in: directory ?? "", prefix: "livelint-pairs", lost: nil)
+        let spans = ScratchArray<PairList.Span>(in: directory, prefix: "livelint-pairs", lost: nil)
         var extras: [Boxed<PairRecord.Rare>?] = []
         let hasExtras = !madeExtras.isEmpty || archived.contains { $0.extra != nil }
         var members: [RecordHalf] = []

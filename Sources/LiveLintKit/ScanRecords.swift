@@ -2,7 +2,6 @@ import Foundation
 import ISOBMFF
 import LiveLintEngine
 import LiveModel
-import LiveReaders
 import ScratchFiles
 
 /// The full records of a scan, one slot per file in the order they were kept, while pairing and
@@ -30,7 +29,7 @@ final class ScanRecords: FileStore {
     /// bytes then its bytes, then its ``RecordCodec`` encoding; the path waits on disk with the
     /// record, so a slot holds no string), with the file's kind and format for when it cannot be
     /// read back. A record too big for the fields, or past their offset, is held instead.
-    struct Slot: Equatable {
+    struct Slot: Equatable, BitwiseCopyable {
         let bits: UInt64
 
         static let heldFlag: UInt64 = 1 << 63
@@ -71,7 +70,7 @@ final class ScanRecords: FileStore {
     }
 
     /// One slot a file, written out for a library-sized scan.
-    private let slots: ScratchArray<UInt64>
+    private let slots: ScratchArray<Slot>
     /// The records held in memory, in the order they were kept.
     private var held: [MediaFile] = []
     /// Bytes a slot takes in the list (for the tests).
@@ -110,10 +109,10 @@ final class ScanRecords: FileStore {
         self.writeLimit = writeLimit
         mappingFailed = !mapsRecords
         self.directory = directory
-        slots = ScratchArray(onDisk: spill && slotsOnDisk, in: directory, prefix: "livelint-slots", lost: Slot.lost.bits, maps: mapsRecords)
+        slots = ScratchArray(in: spill && slotsOnDisk ? directory : nil, prefix: "livelint-slots", lost: .lost, maps: mapsRecords)
         slots.reserveCapacity(capacity)
         if spill {
-            descriptor = Self.makeTemporaryFile(in: directory)
+            descriptor = TemporaryFile.make(in: directory, prefix: "livelint-scan")
             spilling = descriptor >= 0
         }
     }
@@ -135,15 +134,11 @@ final class ScanRecords: FileStore {
         return "/var/tmp"
     }
 
-    private static func makeTemporaryFile(in directory: String) -> Int32 {
-        TemporaryFile.make(in: directory, prefix: "livelint-scan")
-    }
-
     /// Keeps `file`; `bytes`, when given, are its ``RecordCodec`` encoding (made where the file
     /// was read, off this task). Returns its slot.
     func append(_ file: MediaFile, encoded bytes: [UInt8]?) -> Int {
         if let bytes, let slot = spill(path: file.path, kind: file.kind, format: file.format, encoded: bytes) { return slot }
-        slots.append(hold(file).bits)
+        slots.append(hold(file))
         return slots.count - 1
     }
 
@@ -153,7 +148,7 @@ final class ScanRecords: FileStore {
         if let slot = spill(path: path, kind: kind, format: format, encoded: bytes) { return slot }
         let file = bytes.withUnsafeBytes { RecordCodec.decode($0, path: path, names: names) }
         slots.append(hold(file ?? MediaFile(path: path, kind: kind, format: format,
-                                            error: ReadIssue(.io, "livelint could not keep its record of this file"))).bits)
+                                            error: ReadIssue(.io, "livelint could not keep its record of this file"))))
         return slots.count - 1
     }
 
@@ -168,7 +163,7 @@ final class ScanRecords: FileStore {
         withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer += $0 }
         buffer += path.utf8
         buffer += bytes
-        slots.append(spilled.bits)
+        slots.append(spilled)
         if buffer.count >= Self.bufferSize { flush() }
         return slot
     }
@@ -201,12 +196,12 @@ final class ScanRecords: FileStore {
     private func holdBuffered() {
         buffer.withUnsafeBytes { bytes in
             for slot in firstBuffered..<slots.count {
-                let spilled = Slot(bits: slots[slot])
+                let spilled = slots[slot]
                 guard spilled.heldIndex == nil else { continue }
                 let start = Int(spilled.offset - end)
                 let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + spilled.count)]))
                 slots[slot] = hold(file ?? MediaFile(path: path, kind: spilled.kind, format: spilled.format,
-                                                     error: ReadIssue(.io, "livelint could not keep its record of this file"))).bits
+                                                     error: ReadIssue(.io, "livelint could not keep its record of this file")))
             }
         }
         buffer = []
@@ -218,12 +213,12 @@ final class ScanRecords: FileStore {
     /// True when `summary`'s record is held in memory.
     func isHeld(_ summary: FileSummary) -> Bool {
         flush()
-        return Slot(bits: slots[summary.slot]).heldIndex != nil
+        return slots[summary.slot].heldIndex != nil
     }
 
     func file(atSlot slot: Int) -> MediaFile {
         flush()
-        let spilled = Slot(bits: slots[slot])
+        let spilled = slots[slot]
         if let index = spilled.heldIndex { return held[index] }
         var read: (path: String, file: MediaFile?) = ("", nil)
         if let mapped = mappedRecord(offset: spilled.offset, count: spilled.count) {

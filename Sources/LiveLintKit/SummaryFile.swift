@@ -5,7 +5,6 @@ import Synchronization
 #endif
 import LiveLintEngine
 import LiveModel
-import LiveReaders
 import ScratchFiles
 
 /// A scan's file summaries (``FileSummary``) written to a temporary file as they are made, and read

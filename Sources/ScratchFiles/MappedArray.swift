@@ -52,16 +52,16 @@ public final class MappedArray<Element: BitwiseCopyable> {
 
     /// `count` values of `fd` allocated on disk and mapped read-write, shared.
     private static func map(_ fd: Int32, _ count: Int) -> UnsafeMutablePointer<Element>? {
-        let bytes = count * MemoryLayout<Element>.stride
         #if os(Linux)
+        let bytes = count * MemoryLayout<Element>.stride
         guard posix_fallocate(fd, 0, off_t(bytes)) == 0 else { return nil }
+        let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+        guard let p, p != MAP_FAILED else { return nil }
+        return p.bindMemory(to: Element.self, capacity: count)
         #else
         // No posix_fallocate (Darwin): the list is held in memory there.
         return nil
         #endif
-        let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
-        guard let p, p != MAP_FAILED else { return nil }
-        return p.bindMemory(to: Element.self, capacity: count)
     }
 
     /// Appends `value`; false when the list cannot grow (no room on disk), nothing appended.

@@ -40,12 +40,12 @@ public final class ScratchArray<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline let lost: Element?
     @usableFromInline let lock = NSLock()
 
-    /// Values held in memory, or, with `onDisk`, written out as asked to a temporary file in
-    /// `directory` (named from `prefix` while it is made). (`maps` false, for the tests: read back
-    /// with `pread`, as when the file cannot be mapped.)
-    public init(onDisk: Bool, in directory: String, prefix: String, lost: Element?, maps: Bool = true) {
-        writes = onDisk
-        self.directory = directory
+    /// Values written out as asked to a temporary file in `directory` (named from `prefix` while
+    /// it is made), or held in memory when `directory` is nil. (`maps` false, for the tests: read
+    /// back with `pread`, as when the file cannot be mapped.)
+    public init(in directory: String?, prefix: String, lost: Element?, maps: Bool = true) {
+        writes = directory != nil
+        self.directory = directory ?? ""
         self.prefix = prefix
         self.lost = lost
         mappingFailed = !maps
@@ -126,8 +126,9 @@ public final class ScratchArray<Element: BitwiseCopyable>: @unchecked Sendable {
             return value
         }
         return withUnsafeTemporaryAllocation(of: Element.self, capacity: 1) { value in
-            let got = pread(descriptor, UnsafeMutableRawPointer(value.baseAddress!), stride, off_t(offset))
-            if got == stride { return UnsafeRawPointer(value.baseAddress!).loadUnaligned(as: Element.self) }
+            if TemporaryFile.read(descriptor, into: UnsafeMutableRawBufferPointer(value), at: Int64(offset)) {
+                return UnsafeRawPointer(value.baseAddress!).loadUnaligned(as: Element.self)
+            }
             guard let lost else { TemporaryFile.failedReadBack(in: directory) }
             return lost
         }

@@ -43,6 +43,13 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
         self.runSize = max(1, runSize)
     }
 
+    /// Values that go to a temporary file in `directory` from the first run on (nil: held),
+    /// `runSize` at a time (nil: 1 MiB of them).
+    @inlinable public convenience init(spillingIn directory: String?, prefix: String, runSize: Int? = nil) {
+        self.init(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: prefix,
+                  runSize: runSize ?? SortedRuns.defaultRunSize)
+    }
+
     /// How many values were appended.
     @inlinable public var count: Int { appended }
 
@@ -95,7 +102,8 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
         cursors.append(Cursor(values: buffer))
         buffer = []
         runs = []
-        defer { withExtendedLifetime(file) {} }
+        // The file goes (and its space) once the merge is done.
+        defer { self.file = nil }
         var heap = Heap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c) } })
         while let next = heap.min {
             body(next.value)
@@ -206,15 +214,7 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
             let descriptor = descriptor, offset = offset
             var read = true
             values = [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
-                let raw = UnsafeMutableRawBufferPointer(buffer)
-                var done = 0
-                while done < n * stride {
-                    let got = pread(descriptor, raw.baseAddress! + done, n * stride - done, off_t(offset) + off_t(done))
-                    if got < 0, errno == EINTR { continue }
-                    guard got > 0 else { break }
-                    done += got
-                }
-                read = done == n * stride
+                read = TemporaryFile.read(descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: offset)
                 initialized = read ? n : 0
             }
             if !read { TemporaryFile.failedReadBack(in: directory) }

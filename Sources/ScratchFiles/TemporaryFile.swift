@@ -8,8 +8,9 @@ import Darwin
 /// the full records: issue 13), made the one way: in a folder the caller names (`$TMPDIR`, else
 /// `/var/tmp`), unlinked as soon as made so that nothing is left behind however the run ends,
 /// closed on `exec`, written with `pwrite` and read back through a read-only map (whose reads do
-/// not count in `/proc/<pid>/io`'s `rchar`), or with `pread` through a ``FileByteSource`` made
-/// with `init(duplicating:path:)` when it cannot be mapped.
+/// not count in `/proc/<pid>/io`'s `rchar`), or with `pread` (``read(_:into:at:)`` here, or a
+/// ``FileByteSource`` made with `init(duplicating:path:)` by the modules that have ISOBMFF) when
+/// it cannot be mapped.
 public enum TemporaryFile {
     /// A new file in `directory`, its name starting with `prefix`, already unlinked; -1 when none
     /// can be made (no such folder, no room, no right).
@@ -30,6 +31,18 @@ public enum TemporaryFile {
         var done = 0
         while done < bytes.count {
             let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Reads `bytes.count` bytes at `offset` into `bytes`; false when they cannot all be read.
+    public static func read(_ fd: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return false }
             done += n

@@ -7,7 +7,7 @@ import Testing
 struct ScratchArrayTests {
     @Test(arguments: [true, false])
     func valuesComeBackAsTheyWent(mapped: Bool) {
-        let list = ScratchArray<UInt64>(onDisk: true, in: NSTemporaryDirectory(), prefix: "livelint-test", lost: 7, maps: mapped)
+        let list = ScratchArray<UInt64>(in: NSTemporaryDirectory(), prefix: "livelint-test", lost: 7, maps: mapped)
         let values = (0..<30_000).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
         for v in values.prefix(20_000) { list.append(v) }
         list.writeOut(below: 12_345)
@@ -26,7 +26,7 @@ struct ScratchArrayTests {
     /// Values wider than a word, with padding (12 bytes in a stride of 12), come back whole.
     @Test func wideValues() {
         struct Span: Equatable, BitwiseCopyable { var a: Int32; var b: Int32; var c: UInt8 }
-        let list = ScratchArray<Span>(onDisk: true, in: NSTemporaryDirectory(), prefix: "livelint-test", lost: Span(a: -1, b: -1, c: 0))
+        let list = ScratchArray<Span>(in: NSTemporaryDirectory(), prefix: "livelint-test", lost: Span(a: -1, b: -1, c: 0))
         let spans = (0..<10_000).map { Span(a: Int32($0), b: Int32(-$0), c: UInt8($0 % 7)) }
         for s in spans { list.append(s) }
         list.writeOutAll()
@@ -36,8 +36,8 @@ struct ScratchArrayTests {
     /// Nothing goes to disk unless asked, nor where no temporary file can be made: the values are
     /// held, and read back all the same.
     @Test func valuesStayInMemoryWhenTheyCannotGoToDisk() {
-        for list in [ScratchArray<UInt64>(onDisk: false, in: NSTemporaryDirectory(), prefix: "livelint-test", lost: 0),
-                     ScratchArray<UInt64>(onDisk: true, in: "/nonexistent-livelint-\(UUID().uuidString)", prefix: "livelint-test", lost: 0)] {
+        for list in [ScratchArray<UInt64>(in: nil, prefix: "livelint-test", lost: 0),
+                     ScratchArray<UInt64>(in: "/nonexistent-livelint-\(UUID().uuidString)", prefix: "livelint-test", lost: 0)] {
             for v in 0..<5_000 { list.append(UInt64(v)) }
             list.writeOut(below: 5_000)
             #expect(!list.spills && list.count == 5_000)

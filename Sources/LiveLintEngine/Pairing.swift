@@ -122,32 +122,22 @@ public enum Pairing {
             archives[Int32(spans.count)] = PairList.Archive(path: files[Int(entry.file)].path, file: entry.file)
             spans.append(PairList.Span(still: add(pair.still), movie: add(pair.movie), method: pair.pairedBy))
         }
-        mergeArchived(made.count, key: { k in
-            let m = made[k]
-            return orderKey(still: m.still >= 0 ? files[Int(m.still)].path : nil, movie: m.movie >= 0 ? files[Int(m.movie)].path : nil)
-        }, archived: archived.map { orderKey(still: $0.pair.still?.path, movie: $0.pair.movie?.path) },
-                      made: { spans.append(made[$0]) }, archive: { appendArchived(archived[$0]) })
+        var merge = ArchivedMerge(archived.map { orderKey(still: $0.pair.still?.path, movie: $0.pair.movie?.path) })
+        for m in made {
+            merge.place(before: {
+                orderKey(still: m.still >= 0 ? files[Int(m.still)].path : nil, movie: m.movie >= 0 ? files[Int(m.movie)].path : nil)
+            }, archive: { appendArchived(archived[$0]) })
+            spans.append(m)
+        }
+        merge.finish { appendArchived(archived[$0]) }
         made = []
         return PairList(files: files, members: members, spans: spans, archives: archives)
     }
 
-    /// `count` pairs in pairing's order (`key(k)` gives the k-th's ``orderKey(still:movie:)``,
-    /// asked for only while archives' pairs wait) and `archived`, archives' pairs' keys in that order, merged as one stable sort of
-    /// the archives' pairs followed by the others would put them (an archive's pair first on a
-    /// tie): `made(k)` and `archive(j)` are called in the merged order.
-    static func mergeArchived(_ count: Int, key: (Int) -> (String, String), archived: [(String, String)],
-                              made: (Int) -> Void, archive: (Int) -> Void) {
-        var merge = ArchivedMerge(archived)
-        for k in 0..<count {
-            merge.place(before: { key(k) }, archive: archive)
-            made(k)
-        }
-        merge.finish(archive: archive)
-    }
-
-    /// ``mergeArchived(_:key:archived:made:archive:)`` a made pair at a time, for pairs that come
-    /// one by one (the stored run's, from disk): the archives' pairs (their order keys, in order)
-    /// that go before each made pair, then those left.
+    /// Pairs made, in pairing's order, and archives' pairs (their order keys, in that order)
+    /// merged as one stable sort of the archives' pairs followed by the others would put them (an
+    /// archive's pair first on a tie), a made pair at a time: the archives' pairs that go before
+    /// each made pair (whose key is asked for only while some wait), then those left.
     struct ArchivedMerge {
         private let archived: [(String, String)]
         private var next = 0

@@ -30,17 +30,13 @@ struct Partition {
         self = builder.partition(target: target)
     }
 
-    /// The buckets of files whose groups `parent` holds (each file's parent, every parent before
-    /// its file, as the unions below keep them), filled in order up to `target` files; `parent`
-    /// becomes the bucket list.
-    init(tied parent: consuming [Int32], target: Int) {
-        var p = parent
-        count = p.withUnsafeMutableBufferPointer { Self.assign($0, target: target) }
-        bucketOf = p
+    init(bucketOf: [Int32], count: Int) {
+        self.bucketOf = bucketOf
+        self.count = count
     }
 
-    /// Turns `p`, each file's parent in the groups (every parent before its file, as the unions
-    /// below keep them), into each file's bucket, buckets filled in order up to `target` files;
+    /// Turns `p`, each file's parent in the groups (every parent before its file, as
+    /// ``PartitionBuilder``'s unions keep them), into each file's bucket, buckets filled in order up to `target` files;
     /// returns how many there are. `release` is called every 65,536 files of each pass (a list
     /// in a mapped file lets its pages go).
     static func assign(_ p: UnsafeMutableBufferPointer<Int32>, target: Int, release: () -> Void = {}) -> Int {
@@ -122,16 +118,16 @@ public struct PartitionBuilder: @unchecked Sendable {
 
     /// A builder for about `capacity` files; with `directory`, the UUIDs met wait there in runs
     /// of `runSize` (1 MiB by default).
-    public init(capacity: Int = 0, spillingIn directory: String? = nil, runSize: Int = SortedRuns<TiedUUID>.defaultRunSize) {
-        self.directory = directory
-        self.runSize = runSize
+    public init(capacity: Int = 0, spillingIn directory: String? = nil, runSize: Int? = nil) {
         if let directory { mapped = MappedArray(capacity: capacity, in: directory, prefix: "livelint-groups") }
         if mapped == nil { parent.reserveCapacity(capacity) }
-        uuids = SortedRuns(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-ties", runSize: runSize)
+        uuids = SortedRuns(spillingIn: directory, prefix: "livelint-ties", runSize: runSize)
+        edges = SortedRuns(spillingIn: directory, prefix: "livelint-edges", runSize: runSize)
     }
 
-    private let directory: String?
-    private let runSize: Int
+    /// The UUIDs' ties, as a larger index beside a smaller, when the groups are mapped: applied
+    /// in that order, they touch the mapped list nearly in order, not at random.
+    private let edges: SortedRuns<UInt64>
 
     /// How many files were added.
     public var count: Int { mapped?.count ?? parent.count }
@@ -220,23 +216,29 @@ public struct PartitionBuilder: @unchecked Sendable {
     }
 
     /// Ties the files that share a UUID: those whose hashes are alike (sorted by hash), each to
-    /// the one before it, in the order of their indices (sorted again: a list in a mapped file is
-    /// then touched nearly in order, not at random).
+    /// the one before it; when the groups are mapped, in the order of their indices (sorted again:
+    /// the list is then touched nearly in order, not at random). The buckets are the same in
+    /// any order: a union keeps the smaller index as the root.
     private mutating func tieUUIDs() {
         folders = [:]
         texts = [:]
         previousFolder = nil
-        let edges = SortedRuns<UInt64>(spillingAbove: directory == nil ? nil : 0, in: directory ?? "", prefix: "livelint-edges", runSize: runSize)
         var previous: TiedUUID?
         let uuids = self.uuids
-        self.uuids = SortedRuns(spillingAbove: nil, in: "", prefix: "")
+        self.uuids = SortedRuns(spillingIn: nil, prefix: "")
+        let inOrder = mapped != nil
         uuids.forEachInOrder { tied in
             if let previous, tied.hash == previous.hash {
-                let a = UInt64(UInt32(bitPattern: tied.index)), b = UInt64(UInt32(bitPattern: previous.index))
-                edges.append(max(a, b) << 32 | min(a, b))
+                if inOrder {
+                    let a = UInt64(UInt32(bitPattern: tied.index)), b = UInt64(UInt32(bitPattern: previous.index))
+                    edges.append(max(a, b) << 32 | min(a, b))
+                } else {
+                    union(tied.index, previous.index)
+                }
             }
             previous = tied
         }
+        guard inOrder else { return }
         var tiedSoFar = 0
         edges.forEachInOrder { edge in
             union(Int32(bitPattern: UInt32(truncatingIfNeeded: edge >> 32)), Int32(bitPattern: UInt32(truncatingIfNeeded: edge)))
@@ -248,37 +250,33 @@ public struct PartitionBuilder: @unchecked Sendable {
     /// The buckets of the files added, up to `target` files each where their groups allow.
     consuming func partition(target: Int) -> Partition {
         tieUUIDs()
-        // Handed over, not shared: the partition reuses the list in place (a copy was 4 bytes a
+        // Handed over, not shared: the list becomes the buckets in place (a copy was 4 bytes a
         // file at the engine's start).
-        var tied: [Int32] = []
+        var p: [Int32] = []
         if let mapped {
-            tied = mapped.withUnsafeMutableBufferPointer { Array($0) }
+            p = mapped.withUnsafeMutableBufferPointer { Array($0) }
         } else {
-            swap(&tied, &parent)
+            swap(&p, &parent)
         }
-        return Partition(tied: tied, target: max(1, target))
+        let count = p.withUnsafeMutableBufferPointer { Partition.assign($0, target: max(1, target)) }
+        return Partition(bucketOf: p, count: count)
     }
 
     /// Each file's index and bucket, in order, the buckets as ``partition(target:)`` makes them:
     /// worked out in place, in the mapped file when the groups are there (its pages let go as the
     /// passes go), so that no list of the library's size is held.
     consuming func forEachBucket(target: Int, _ body: (Int, Int32) -> Void) {
-        tieUUIDs()
-        if let mapped {
-            mapped.withUnsafeMutableBufferPointer { p in
-                _ = Partition.assign(p, target: max(1, target), release: { mapped.release() })
-                for i in p.indices {
-                    body(i, p[i])
-                    if i & 0xFFFF == 0xFFFF { mapped.release() }
-                }
-            }
+        guard let mapped else {
+            for (i, bucket) in partition(target: target).bucketOf.enumerated() { body(i, bucket) }
             return
         }
-        var p: [Int32] = []
-        swap(&p, &parent)
-        p.withUnsafeMutableBufferPointer { p in
-            _ = Partition.assign(p, target: max(1, target))
-            for i in p.indices { body(i, p[i]) }
+        tieUUIDs()
+        mapped.withUnsafeMutableBufferPointer { p in
+            _ = Partition.assign(p, target: max(1, target), release: { mapped.release() })
+            for i in p.indices {
+                body(i, p[i])
+                if i & 0xFFFF == 0xFFFF { mapped.release() }
+            }
         }
     }
 }
@@ -289,9 +287,9 @@ public struct PartitionBuilder: @unchecked Sendable {
 /// folders into a bucket of about 190,000 files where 16,384 were asked for. Sorted on disk, the
 /// record's size no longer weighs; with 64 bits, two of a million UUIDs hash alike about once in
 /// 37 million runs.)
-public struct TiedUUID: Comparable, BitwiseCopyable, Sendable {
+struct TiedUUID: Comparable, BitwiseCopyable, Sendable {
     var hash: UInt64
     var index: Int32
 
-    public static func < (a: TiedUUID, b: TiedUUID) -> Bool { (a.hash, a.index) < (b.hash, b.index) }
+    static func < (a: TiedUUID, b: TiedUUID) -> Bool { (a.hash, a.index) < (b.hash, b.index) }
 }

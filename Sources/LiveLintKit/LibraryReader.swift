@@ -2,7 +2,6 @@ import Foundation
 import LiveLintEngine
 import LiveModel
 import LiveReaders
-import ScratchFiles
 
 /// Reads every file of a scan concurrently, a bounded number at a time, and returns them in
 /// display-path order whatever the scheduling.
@@ -118,8 +117,7 @@ enum LibraryReader {
         if stored == nil {
             summaries.reserveCapacity(expected)
         } else {
-            ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory,
-                                    runSize: scratchRun ?? SortedRuns<TiedUUID>.defaultRunSize)
+            ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory, runSize: scratchRun)
         }
         func keep(_ summary: FileSummary) {
             guard let stored else {

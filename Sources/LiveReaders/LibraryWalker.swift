@@ -276,12 +276,8 @@ public struct LibraryWalker: Sendable {
             /// read back must be before it is trusted.
             func isWhole(files: Int, stats withStats: Bool, roots rootCount: Int) -> Bool {
                 guard starts.count == files, files > 0, stats.count == (withStats ? files : 0),
-                      roots.firsts.first == 0, roots.values.allSatisfy({ Int($0) < rootCount }),
-                      zip(roots.firsts, roots.firsts.dropFirst()).allSatisfy({ $0 < $1 }), roots.firsts.last.map({ Int($0) < files }) == true,
-                      withStats ? devices.firsts.first == 0 && zip(devices.firsts, devices.firsts.dropFirst()).allSatisfy({ $0 < $1 })
-                        && devices.firsts.last.map({ Int($0) < files }) == true && devices.firsts.count == devices.values.count
-                        : devices.firsts.isEmpty,
-                      roots.firsts.count == roots.values.count else { return false }
+                      roots.isWhole(files: files), roots.values.allSatisfy({ Int($0) < rootCount }),
+                      withStats ? devices.isWhole(files: files) : devices.firsts.isEmpty else { return false }
                 var previous: UInt32 = 0
                 for start in starts {
                     guard start >= previous, Int(start) <= bytes.count else { return false }
@@ -333,6 +329,13 @@ public struct LibraryWalker: Sendable {
             init(firsts: [UInt32], values: [Value]) {
                 self.firsts = firsts
                 self.values = values
+            }
+
+            /// True when the runs cover `files` files: the first starts at file 0, each starts
+            /// after the one before and below `files`, each with its value.
+            func isWhole(files: Int) -> Bool {
+                firsts.first == 0 && firsts.count == values.count && firsts.last.map({ Int($0) < files }) == true
+                    && zip(firsts, firsts.dropFirst()).allSatisfy({ $0 < $1 })
             }
 
             /// Gives file `index` (the next one, in order) the value `value`.

@@ -17,9 +17,8 @@ extension LibraryWalker {
     /// took 16 bytes a file (24 as it grew) for the whole walk, the largest thing a walk of a
     /// million files held (issue 13: flat memory). A file reached twice is found whatever the path
     /// to it, which an earlier attempt that recorded only files reached through links was not
-    /// (7149ac7; docs/flat-memory.md).
-    /// A run that cannot be read back (the disk failed under the walk) ends there: a file of it
-    /// reached twice is then listed twice, never dropped.
+    /// (7149ac7; docs/flat-memory.md). A run that cannot be read back (the disk failed under the
+    /// walk) ends the scan with an error (``SortedRuns``).
     struct SeenFiles {
         /// One file listed: its inode, then its device's number (``devices``) in the top 24 bits
         /// and its index in the listing in the other 40, so that records sort by file and, for

@@ -104,7 +104,7 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
         runs = []
         // The file goes (and its space) once the merge is done.
         defer { self.file = nil }
-        var heap = Heap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c) } })
+        var heap = MergeHeap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c) } })
         while let next = heap.min {
             body(next.value)
             if let after = cursors[next.cursor].advance() {
@@ -122,52 +122,16 @@ public final class SortedRuns<Element: Comparable & BitwiseCopyable & Sendable>:
         deinit { close(fd) }
     }
 
-    /// A cursor's next value, in the merge's heap.
-    @usableFromInline struct Next {
+    /// A cursor's next value, in the merge's heap (ordered by value).
+    @usableFromInline struct Next: Comparable {
         @usableFromInline var value: Element
         @usableFromInline var cursor: Int
         @inlinable init(value: Element, cursor: Int) {
             self.value = value
             self.cursor = cursor
         }
-    }
-
-    /// The merge's binary min-heap, by value: a few dozen lines, where swift-collections' `Heap`
-    /// would be a package whose build settings (experimental features, availability macros, a
-    /// package name) `scripts/fuzz.sh`, which compiles the walk's module with `swiftc` directly,
-    /// would have to copy.
-    @usableFromInline struct Heap {
-        @usableFromInline var items: [Next]
-
-        @inlinable init(_ items: [Next]) {
-            self.items = items.sorted { $0.value < $1.value }  // a sorted array is a heap
-        }
-
-        @inlinable var min: Next? { items.first }
-
-        @inlinable mutating func removeMin() {
-            items.swapAt(0, items.count - 1)
-            items.removeLast()
-            siftDown()
-        }
-
-        @inlinable mutating func replaceMin(with item: Next) {
-            items[0] = item
-            siftDown()
-        }
-
-        @inlinable mutating func siftDown() {
-            var i = 0
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var least = i
-                if l < items.count, items[l].value < items[least].value { least = l }
-                if r < items.count, items[r].value < items[least].value { least = r }
-                guard least != i else { return }
-                items.swapAt(i, least)
-                i = least
-            }
-        }
+        @inlinable static func < (a: Next, b: Next) -> Bool { a.value < b.value }
+        @inlinable static func == (a: Next, b: Next) -> Bool { a.value == b.value }
     }
 
     /// A run read a block at a time, or the values held in memory.

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A value a temporary file holds as bytes of its own length (a finding: its message, its
+/// files), written by ``encode(into:)`` and read back by ``init(decoding:)``.
+public protocol ScratchRecord {
+    /// Appends the value's bytes to `bytes`.
+    func encode(into bytes: inout [UInt8])
+    /// The value `bytes` hold, as ``encode(into:)`` wrote them; nil when they hold none.
+    init?(decoding bytes: UnsafeRawBufferPointer)
+}
+
+/// Records appended one after another to an unlinked temporary file (``TemporaryFile``), each
+/// behind its length (4 bytes), and read back by index: a list of values of any length that a
+/// library-sized scan does not hold (issue 13: flat memory; the report's findings are kept this
+/// way, ``SortedRecords``).
+///
+/// What stays in memory is the write buffer (64 KiB), where every ``chunk``th record starts (8
+/// bytes for 64 records) and the last chunk read, decoded: a read of record `i` decodes its chunk
+/// whole, so a reader going through the list in order reads the file a chunk at a time.
+///
+/// Where no temporary file can be made, the records stay in memory; where the disk refuses a
+/// write, the records from there on stay in the write buffer (memory pays, never the list). A
+/// chunk that cannot be read back or decoded (the disk failed under the run) ends the run with an
+/// error (``TemporaryFile/failedReadBack(in:)``).
+///
+/// A class: copies share their records. One task appends; reads may come from any task (under a
+/// lock), once the records they read are appended.
+public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
+    /// Records a chunk holds: what one read decodes.
+    public let chunk: Int
+    /// Bytes the write buffer holds before it is written out.
+    static var bufferSize: Int { 1 << 16 }
+
+    /// The records, when there is no file.
+    private var held: [Element] = []
+    private var descriptor: Int32 = -1
+    /// Bytes not yet written out (all of them from `written` on, once a write failed).
+    private var pending: [UInt8] = []
+    /// Bytes in the file: `pending` starts there.
+    private var written: Int64 = 0
+    private var writes: Bool
+    /// Where each chunk's first record starts.
+    private var starts: [Int64] = []
+    public private(set) var count = 0
+    private let directory: String
+    private var cached: (chunk: Int, values: [Element]) = (-1, [])
+    private let lock = NSLock()
+
+    /// Records written to a temporary file in `directory` (named from `prefix` while it is made),
+    /// or held in memory when `directory` is nil or no file can be made there; read back `chunk`
+    /// at a time.
+    public init(in directory: String?, prefix: String, chunk: Int = 64) {
+        self.directory = directory ?? ""
+        self.chunk = max(1, chunk)
+        if let directory {
+            descriptor = TemporaryFile.make(in: directory, prefix: prefix)
+        }
+        writes = descriptor >= 0
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// True when the records are in a temporary file (for the tests).
+    public var spills: Bool { descriptor >= 0 }
+
+    public func append(_ value: Element) {
+        guard descriptor >= 0 else {
+            held.append(value)
+            count += 1
+            return
+        }
+        let at = pending.count
+        if count % chunk == 0 { starts.append(written + Int64(at)) }
+        pending.append(contentsOf: [0, 0, 0, 0])
+        value.encode(into: &pending)
+        let length = UInt32(pending.count - at - 4)
+        withUnsafeBytes(of: length.littleEndian) { pending.replaceSubrange(at..<(at + 4), with: $0) }
+        count += 1
+        if writes, pending.count >= Self.bufferSize { flush() }
+    }
+
+    /// Writes the buffer out; on failure keeps it, and all that comes after, in memory.
+    private func flush() {
+        guard writes, !pending.isEmpty else { return }
+        guard pending.withUnsafeBytes({ TemporaryFile.write(descriptor, $0, at: written) }) else {
+            writes = false
+            return
+        }
+        written += Int64(pending.count)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    public subscript(index: Int) -> Element {
+        precondition(index >= 0 && index < count, "a record of the list")
+        guard descriptor >= 0 else { return held[index] }
+        lock.lock()
+        defer { lock.unlock() }
+        let k = index / chunk
+        if cached.chunk != k { cached = (k, decode(chunk: k)) }
+        return cached.values[index - k * chunk]
+    }
+
+    /// Calls `body` with every record, in order (the list's, one chunk decoded at a time).
+    public func forEach(_ body: (Element) -> Void) {
+        guard descriptor >= 0 else { return held.forEach(body) }
+        var index = 0
+        while index < count {
+            let values = records(inChunk: index / chunk)
+            values.forEach(body)
+            index += values.count
+        }
+    }
+
+    /// The records of chunk `k` (from record `k * chunk` on), read from the file and the write
+    /// buffer; for a reader that keeps its own place (a merge's cursor).
+    public func records(inChunk k: Int) -> [Element] {
+        guard descriptor >= 0 else { return Array(held[(k * chunk)..<min(count, (k + 1) * chunk)]) }
+        return lock.withLock { decode(chunk: k) }
+    }
+
+    /// The records of chunk `k`, read from the file and the write buffer.
+    private func decode(chunk k: Int) -> [Element] {
+        let start = starts[k]
+        let end = k + 1 < starts.count ? starts[k + 1] : written + Int64(pending.count)
+        var bytes = [UInt8](repeating: 0, count: Int(end - start))
+        // The part in the file, then the part still in the buffer.
+        let inFile = Int(max(0, min(end, written) - start))
+        if inFile > 0 {
+            let read = bytes.withUnsafeMutableBytes {
+                TemporaryFile.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<inFile]), at: start)
+            }
+            if !read { TemporaryFile.failedReadBack(in: directory) }
+        }
+        if inFile < bytes.count {
+            let from = Int(max(start, written) - written)
+            bytes.replaceSubrange(inFile..., with: pending[from..<(from + bytes.count - inFile)])
+        }
+        var values: [Element] = []
+        values.reserveCapacity(min(chunk, count - k * chunk))
+        bytes.withUnsafeBytes { raw in
+            var at = 0
+            while at < raw.count {
+                guard at + 4 <= raw.count else { lost() }
+                let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                guard length <= raw.count - at - 4,
+                      let value = Element(decoding: UnsafeRawBufferPointer(rebasing: raw[(at + 4)..<(at + 4 + length)]))
+                else { lost() }
+                values.append(value)
+                at += 4 + length
+            }
+        }
+        return values
+    }
+
+    /// Ends the run: a chunk read back does not hold the records written (the disk failed under it).
+    private func lost() -> Never {
+        errno = EIO
+        TemporaryFile.failedReadBack(in: directory)
+    }
+}

@@ -1,0 +1,148 @@
+/// Records of any length appended in any order and given back once, in the order
+/// `areInIncreasingOrder` says, records equal in it in the order they were appended (a stable
+/// sort): ``SortedRuns`` for values that are not all the same size. A run's findings go to the
+/// report this way (issue 13: a library with a finding on every file held them all).
+///
+/// Past ``runSize`` records, with a folder given, each run of them is sorted and written to an
+/// unlinked temporary file (a ``RecordFile``); ``forEachInOrder(_:)`` merges the runs, each
+/// read 16 records at a time, with the records still held. What stays in memory is one run and a
+/// chunk of each run. Where no temporary file can be made, the records stay in memory (memory
+/// pays, never the order).
+///
+/// A class: copies share their records (one owner appends, then reads them once).
+public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
+    /// Records a run holds by default.
+    public static var defaultRunSize: Int { 8192 }
+    /// Records a merge's cursor decodes at a time.
+    static var mergeChunk: Int { 16 }
+
+    private var buffer: [Element] = []
+    public let runSize: Int
+    private let directory: String?
+    private let prefix: String
+    private let areInIncreasingOrder: (Element, Element) -> Bool
+    /// The runs written, one after another, and where each is.
+    private var runs: RecordFile<Element>?
+    private var bounds: [Range<Int>] = []
+    public private(set) var count = 0
+
+    /// Records sorted by `areInIncreasingOrder`, written `runSize` at a time (nil: the default)
+    /// to a temporary file in `directory` (named from `prefix` while it is made), or all held when
+    /// `directory` is nil.
+    public init(spillingIn directory: String?, prefix: String, runSize: Int? = nil,
+                by areInIncreasingOrder: @escaping (Element, Element) -> Bool) {
+        self.directory = directory
+        self.prefix = prefix
+        self.runSize = max(1, runSize ?? Self.defaultRunSize)
+        self.areInIncreasingOrder = areInIncreasingOrder
+    }
+
+    /// True when runs wait in a temporary file.
+    public var spills: Bool { !bounds.isEmpty }
+
+    public func append(_ value: Element) {
+        buffer.append(value)
+        count += 1
+        if buffer.count >= runSize, directory != nil { writeRun() }
+    }
+
+    public func append(contentsOf values: some Sequence<Element>) {
+        for value in values { append(value) }
+    }
+
+    /// Sorts the buffer and writes it as a run; where no file can be made, keeps it (and all
+    /// that comes after: no more runs are tried).
+    private func writeRun() {
+        if runs == nil { runs = RecordFile(in: directory, prefix: prefix, chunk: Self.mergeChunk) }
+        guard let runs, runs.spills else { return }
+        buffer.sort(by: areInIncreasingOrder)
+        let start = runs.count
+        for value in buffer { runs.append(value) }
+        bounds.append(start..<runs.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with every record, in order, once: the records are let go as they are given.
+    public func forEachInOrder(_ body: (Element) -> Void) {
+        buffer.sort(by: areInIncreasingOrder)
+        guard let runs, !bounds.isEmpty else {
+            let values = buffer
+            buffer = []
+            values.forEach(body)
+            return
+        }
+        // Each run, and the buffer last (its records came last), merged by a heap of their next
+        // records; equal records come from the earlier cursor first, so the merge is stable.
+        var cursors = bounds.map { Cursor(file: runs, range: $0) }
+        cursors.append(Cursor(values: buffer))
+        buffer = []
+        bounds = []
+        self.runs = nil
+        let less = areInIncreasingOrder
+        var heap = MergeHeap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c, less: less) } })
+        while let next = heap.min {
+            body(next.value)
+            if let after = cursors[next.cursor].advance() {
+                heap.replaceMin(with: Next(value: after, cursor: next.cursor, less: less))
+            } else {
+                heap.removeMin()
+            }
+        }
+    }
+
+    /// A cursor's next record, in the merge's heap: ordered by the record, then by cursor.
+    struct Next: Comparable {
+        var value: Element
+        var cursor: Int
+        var less: (Element, Element) -> Bool
+        static func < (a: Next, b: Next) -> Bool {
+            if a.less(a.value, b.value) { return true }
+            if a.less(b.value, a.value) { return false }
+            return a.cursor < b.cursor
+        }
+        static func == (a: Next, b: Next) -> Bool { a.cursor == b.cursor }
+    }
+
+    /// A run read a chunk at a time, or the records held in memory.
+    struct Cursor {
+        let file: RecordFile<Element>?
+        var index: Int
+        let end: Int
+        var values: [Element]
+        /// The index of `values[0]`.
+        var base: Int
+
+        init(file: RecordFile<Element>, range: Range<Int>) {
+            self.file = file
+            index = range.lowerBound
+            end = range.upperBound
+            values = []
+            base = index
+            load()
+        }
+
+        init(values: [Element]) {
+            file = nil
+            index = 0
+            end = values.count
+            self.values = values
+            base = 0
+        }
+
+        var current: Element? { index < end ? values[index - base] : nil }
+
+        mutating func advance() -> Element? {
+            index += 1
+            if index < end, index - base >= values.count { load() }
+            return current
+        }
+
+        /// The chunk `index` is in.
+        mutating func load() {
+            guard let file, index < end else { return }
+            let k = index / file.chunk
+            values = file.records(inChunk: k)
+            base = k * file.chunk
+        }
+    }
+}

@@ -33,7 +33,7 @@ public struct Baseline: Sendable, Hashable {
     public init(entries: [Entry]) { self.entries = entries.sorted() }
 
     /// A baseline accepting exactly these findings.
-    public init(findings: [Finding]) {
+    public init(findings: some Sequence<Finding>) {
         self.init(entries: findings.map { Entry(rule: $0.ruleID, files: $0.files, message: $0.message) })
     }
 
@@ -88,26 +88,48 @@ public struct Baseline: Sendable, Hashable {
     /// Splits findings into those the baseline does not know (kept, in their order) and a count of
     /// those it accepts.
     public func filter(_ findings: [Finding]) -> (kept: [Finding], baselined: Int) {
-        struct Subject: Hashable { var rule: String; var files: [String] }
-        var exact: [Entry: Int] = [:]
-        for e in entries { exact[e, default: 0] += 1 }
-        var keptIndices: [Int] = []
-        // First pass: exact matches (rule, files, message).
-        for (i, f) in findings.enumerated() {
-            let e = Entry(rule: f.ruleID, files: f.files, message: f.message)
-            if let n = exact[e], n > 0 { exact[e] = n - 1 } else { keptIndices.append(i) }
-        }
-        // Second pass: what is left of the baseline, by rule and files only (the message may
-        // quote a value that changed).
-        var loose: [Subject: Int] = [:]
-        for (e, n) in exact where n > 0 { loose[Subject(rule: e.rule, files: e.files), default: 0] += n }
         var kept: [Finding] = []
-        for i in keptIndices {
-            let f = findings[i]
-            let s = Subject(rule: f.ruleID, files: f.files.sorted())
-            if let n = loose[s], n > 0 { loose[s] = n - 1 } else { kept.append(f) }
+        let baselined = filter(findings) { kept.append($0) }
+        return (kept, baselined)
+    }
+
+    /// What a loose match compares: an entry without its message.
+    private struct Subject: Hashable { var rule: String; var files: [String] }
+
+    /// True when it accepts no finding.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Calls `keep` with each of `findings` the baseline does not know, in their order, and
+    /// returns how many it accepts: each entry accepts one finding, exact matches (rule, files,
+    /// message) first, then what is left of it by rule and files only (the message may quote a
+    /// value that changed). Two passes over `findings` (a list on disk is read, not held).
+    public func filter(_ findings: some Collection<Finding>, keep: (Finding) -> Void) -> Int {
+        var counts: [Entry: Int] = [:]
+        for e in entries { counts[e, default: 0] += 1 }
+        // First pass: what the exact matches leave of each entry.
+        var left = counts
+        for f in findings {
+            let e = Entry(rule: f.ruleID, files: f.files, message: f.message)
+            if let n = left[e], n > 0 { left[e] = n - 1 }
         }
-        return (kept, findings.count - kept.count)
+        var loose: [Subject: Int] = [:]
+        for (e, n) in left where n > 0 { loose[Subject(rule: e.rule, files: e.files), default: 0] += n }
+        // Second pass: the exact matches taken again, as the first pass took them; the rest matched
+        // loosely against what they left.
+        var baselined = 0
+        for f in findings {
+            let e = Entry(rule: f.ruleID, files: f.files, message: f.message)
+            if let n = counts[e], n > 0 {
+                counts[e] = n - 1
+                baselined += 1
+            } else if let n = loose[Subject(rule: e.rule, files: e.files)], n > 0 {
+                loose[Subject(rule: e.rule, files: e.files)] = n - 1
+                baselined += 1
+            } else {
+                keep(f)
+            }
+        }
+        return baselined
     }
 }
 

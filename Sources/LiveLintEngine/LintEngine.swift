@@ -149,7 +149,12 @@ public struct LintEngine: Sendable {
     public func run(files: [MediaFile], root: String, fileFindings: [Finding]? = nil,
                     onPair: ((LivePair) -> Void)? = nil) -> LintResult {
         let list = FileList(files)
-        return run(summaries: list.summaries, store: list, root: root, fileFindings: fileFindings, onPair: onPair)
+        let found = fileFindings.map { found in
+            let sorter = FindingSorter()
+            sorter.append(contentsOf: found)
+            return sorter
+        }
+        return run(summaries: list.summaries, store: list, root: root, fileFindings: found, onPair: onPair)
     }
 
     /// ``run(files:root:fileFindings:onPair:)`` on what a library-sized scan holds: a summary of
@@ -170,7 +175,7 @@ public struct LintEngine: Sendable {
     /// and indexes then cover a bucket, not the library (issue 13). The result is the same; with
     /// consumers, `onPair` then sees the pairs bucket by bucket (each bucket's in pairing order).
     public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
-                    fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil,
+                    fileFindings: FindingSorter? = nil, onPair: ((LivePair) -> Void)? = nil,
                     afterPhase: (() -> Void)? = nil, partition: Int? = nil) -> LintResult {
         let summaries = consume summaries
         var buckets = partition.flatMap { summaries.count > $0 ? Partition(summaries, target: max(1, $0)) : nil }
@@ -179,7 +184,7 @@ public struct LintEngine: Sendable {
         // (issue 13: no second list of either beside the pairs).
         let pairs = Pairing.pairList(consume summaries, partition: buckets)
         afterPhase?()
-        var findings = fileFindings ?? allFileFindings(store)
+        let findings = fileFindings ?? allFileFindings(store)
         // The scan rules first: their indexes and working lists are gone before the pair loop
         // (a scan's peak memory, issue 13).
         /// `body` on each bucket's pairs with their indices in `pairs`, or on `pairs` whole.
@@ -189,7 +194,7 @@ public struct LintEngine: Sendable {
         if !scanRules.isEmpty {
             forEachPart { list, _ in
                 let context = ScanContext(pairs: list)
-                Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
+                findings.append(contentsOf: Self.collect(scanRules) { $0.check(scan: context) })
             }
         }
         // Only the consumers' facts need buckets from here: without them, the pairs go through
@@ -204,7 +209,7 @@ public struct LintEngine: Sendable {
         for i in pairs.indices where pairs.isComplete(i) { complete += 1 }
         if needsFull {
             forEachPart { list, indices in
-                checkPairs(list, store: store, into: &findings, onPair: onPair) { k, extra in extras[indices.map { Int($0[k]) } ?? k] = extra }
+                checkPairs(list, store: store, into: findings, onPair: onPair) { k, extra in extras[indices.map { Int($0[k]) } ?? k] = extra }
             }
         }
         return result(root: root, findings: findings, files: ScannedFiles(scanOf: pairs), pairs: PairRecords(pairs: pairs, extras: extras),
@@ -220,12 +225,12 @@ public struct LintEngine: Sendable {
     /// the summaries back from there (docs/flat-memory.md, step 2). The result is the same,
     /// byte for byte. `onPair` sees the pairs bucket by bucket.
     public func run(stored: some SummaryStore, ties: consuming PartitionBuilder, store: some FileStore, root: String,
-                    fileFindings: [Finding]? = nil, onPair: ((LivePair) -> Void)? = nil,
+                    fileFindings: FindingSorter? = nil, onPair: ((LivePair) -> Void)? = nil,
                     afterPhase: (() -> Void)? = nil, partition target: Int, scratch directory: String? = nil,
                     runSize: Int? = nil) -> LintResult {
         let n = stored.count
         precondition(ties.count == n, "every stored summary was tied")
-        var findings = fileFindings ?? allFileFindings(store)
+        let findings = fileFindings ?? allFileFindings(store)
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
         let byBucket = SortedRuns<UInt64>(spillingIn: directory, prefix: "livelint-buckets", runSize: runSize)
@@ -252,10 +257,10 @@ public struct LintEngine: Sendable {
             local = []
             if !scanRules.isEmpty {
                 let context = ScanContext(pairs: list)
-                Self.collect(scanRules, into: &findings) { $0.check(scan: context) }
+                findings.append(contentsOf: Self.collect(scanRules) { $0.check(scan: context) })
             }
             var extras: [Boxed<PairRecord.Rare>?] = consumers.isEmpty ? [] : Array(repeating: nil, count: list.count)
-            if needsFull { checkPairs(list, store: store, into: &findings, onPair: onPair) { extras[$0] = $1 } }
+            if needsFull { checkPairs(list, store: store, into: findings, onPair: onPair) { extras[$0] = $1 } }
             for k in list.indices {
                 if list.isComplete(k) { complete += 1 }
                 let extra = extras.isEmpty ? nil : extras[k]
@@ -294,10 +299,10 @@ public struct LintEngine: Sendable {
 
     /// What the enabled file rules find on every file of `store` (for a pipeline that did not run
     /// them as it read).
-    private func allFileFindings(_ store: some FileStore) -> [Finding] {
-        var findings: [Finding] = []
+    private func allFileFindings(_ store: some FileStore) -> FindingSorter {
+        let findings = FindingSorter()
         if !fileRules.isEmpty {
-            for slot in 0..<store.count { findings += self.fileFindings(store.file(atSlot: slot)) }
+            for slot in 0..<store.count { findings.append(contentsOf: self.fileFindings(store.file(atSlot: slot))) }
         }
         return findings
     }
@@ -305,14 +310,14 @@ public struct LintEngine: Sendable {
     /// `list`'s pairs one by one, each with its full halves from `store`: `onPair`, the pair rules
     /// (into `findings`) and, with consumers, their verdicts on it in `list`'s library (what its
     /// record holds beyond the pair, handed to `extra` with the pair's index in `list`).
-    private func checkPairs(_ list: PairList, store: some FileStore, into findings: inout [Finding],
+    private func checkPairs(_ list: PairList, store: some FileStore, into findings: FindingSorter,
                             onPair: ((LivePair) -> Void)?, extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
         for k in list.indices {
             let summary = list[k]
             let pair = summary.full(from: store)
             onPair?(pair)
-            Self.collect(pairRules, into: &findings) { $0.check(pair: pair) }
+            findings.append(contentsOf: Self.collect(pairRules) { $0.check(pair: pair) })
             if let library {
                 var record = summary.record
                 record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
@@ -322,22 +327,17 @@ public struct LintEngine: Sendable {
     }
 
     /// The result of a run: `findings` sorted and baselined, the summary counted.
-    private func result(root: String, findings: consuming [Finding], files scanned: ScannedFiles, pairs: PairRecords,
+    private func result(root: String, findings sorter: FindingSorter, files scanned: ScannedFiles, pairs: PairRecords,
                         complete: Int, extras: [Boxed<PairRecord.Rare>?]) -> LintResult {
-        var findings = consume findings
-        findings.sort(by: Self.findingOrder)
-        var baselined = 0
-        if let baseline {
-            let (kept, dropped) = baseline.filter(findings)
-            findings = kept
-            baselined = dropped
-        }
+        let (findings, baselined) = sorter.sorted(baseline: baseline)
+        var bySeverity: [Severity: Int] = [:]
+        for finding in findings { bySeverity[finding.severity, default: 0] += 1 }
         var summary = LintSummary(
             files: scanned.count,
             pairs: complete,
-            errors: findings.reduce(0) { $0 + ($1.severity == .error ? 1 : 0) },
-            warnings: findings.reduce(0) { $0 + ($1.severity == .warning ? 1 : 0) },
-            infos: findings.reduce(0) { $0 + ($1.severity == .info ? 1 : 0) },
+            errors: bySeverity[.error] ?? 0,
+            warnings: bySeverity[.warning] ?? 0,
+            infos: bySeverity[.info] ?? 0,
             baselined: baselined)
         if !consumers.isEmpty {
             for consumer in consumers { summary.consumers[consumer.id] = [:] }
@@ -353,24 +353,24 @@ public struct LintEngine: Sendable {
     /// once per file as soon as it is read, and hands to `run` (pair and scan rules need every
     /// file first).
     public func fileFindings(_ file: MediaFile) -> [Finding] {
-        var findings: [Finding] = []
-        Self.collect(fileRules, into: &findings) { rule in
+        Self.collect(fileRules) { rule in
             var violations = rule.check(file: file)
             for member in file.members ?? [] { violations += rule.check(file: member) }
             return violations
         }
-        return findings
     }
 
-    /// Asks each of `rules` with `check` and adds what it found to `findings`. A rule's id,
-    /// severity and documentation are read only when it found something: most files are clean,
-    /// and copying each rule's entry with it to ask it cost a fifth of the file rules' time on a
-    /// cached scan (issue 13).
-    private static func collect<R>(_ scope: Scope<R>, into findings: inout [Finding], _ check: (R) -> [Violation]) {
+    /// Asks each of `rules` with `check` and returns what they found. A rule's id, severity and
+    /// documentation are read only when it found something: most files are clean, and copying
+    /// each rule's entry with it to ask it cost a fifth of the file rules' time on a cached scan
+    /// (issue 13).
+    private static func collect<R>(_ scope: Scope<R>, _ check: (R) -> [Violation]) -> [Finding] {
+        var findings: [Finding] = []
         for i in scope.rules.indices {
             let violations = check(scope.rules[i])
             if !violations.isEmpty { findings += scope.entries[i].findings(violations) }
         }
+        return findings
     }
 
     /// How many of `findings` (one file's ``fileFindings(_:)``) the baseline keeps: a file rule's
@@ -431,6 +431,6 @@ extension RuleExample {
     public func run(_ rule: any Rule.Type) throws(ConfigurationError) -> [Finding] {
         let config = Configuration(rules: [rule.description.identifier: RuleSetting(enabled: true, options: options)])
         let engine = try LintEngine(rules: [rule], configuration: config)
-        return engine.run(files: files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings
+        return Array(engine.run(files: files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings)
     }
 }

@@ -166,14 +166,14 @@ public struct LintResult: Sendable, Hashable {
     public var root: String
     public var files: ScannedFiles
     public var pairs: PairRecords
-    public var findings: [Finding]
+    public var findings: Findings
     public var summary: LintSummary
 
     public init(root: String, files: [ScannedFile], pairs: [PairRecord], findings: [Finding], summary: LintSummary) {
-        self.init(root: root, files: ScannedFiles(files), pairs: PairRecords(pairs), findings: findings, summary: summary)
+        self.init(root: root, files: ScannedFiles(files), pairs: PairRecords(pairs), findings: Findings(findings), summary: summary)
     }
 
-    public init(root: String, files: ScannedFiles, pairs: PairRecords, findings: [Finding], summary: LintSummary) {
+    public init(root: String, files: ScannedFiles, pairs: PairRecords, findings: Findings, summary: LintSummary) {
         self.root = root
         self.files = files
         self.pairs = pairs

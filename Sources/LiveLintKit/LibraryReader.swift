@@ -48,7 +48,8 @@ enum LibraryReader {
         /// The summaries, when they are held in memory (``stored`` nil).
         var summaries: [FileSummary]
         var records: ScanRecords
-        var fileFindings: [Finding]
+        /// What the file rules found, in walk order (to be sorted with the rest).
+        var fileFindings: FindingSorter
         /// The most summaries that waited at once for an earlier file's read (for the tests: the
         /// delivery window bounds it).
         var mostWaiting = 0
@@ -129,15 +130,17 @@ enum LibraryReader {
             ties.add(summary)
             lastStored = summary
         }
-        var waiting: [Int: FileSummary?] = [:]
+        // With each, its file findings (in walk order in `found`, so that findings the report's
+        // order ties stay in the order they always had).
+        var waiting: [Int: (summary: FileSummary?, findings: [Finding])] = [:]
         var mostWaiting = 0
         var nextIndex = 0
         // A scan that stores its summaries is library-sized: the records' slots go to disk too.
         let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count, slotsOnDisk: storeSummaries)
         // Facts serve only a spilling scan with a cache (the build's ID is read only then).
         let rulesSignature = spill && cache?.isUsable == true ? CachedFacts.rulesSignature(engine) : nil
-        // Only files with findings have an entry: (index, findings), put in order at the end.
-        var found: [(index: Int, findings: [Finding])] = []
+        // Past a run's worth, in runs on disk (a library with a finding on every file: issue 13).
+        let found = FindingSorter(spillingIn: ScanRecords.temporaryDirectory, runSize: scratchRun)
         let limit = max(1, jobs)
         let started = ScanClock.now()
 
@@ -173,9 +176,11 @@ enum LibraryReader {
             }
             if index == nextIndex {
                 if let summary { keep(summary) }
+                found.append(contentsOf: read.findings)
                 nextIndex += 1
                 while let next = waiting.removeValue(forKey: nextIndex) {
-                    if let next { keep(next) }
+                    if let summary = next.summary { keep(summary) }
+                    found.append(contentsOf: next.findings)
                     nextIndex += 1
                 }
                 if summaries.count - namesHeld >= Self.holdNamesEvery {
@@ -183,10 +188,9 @@ enum LibraryReader {
                     namesHeld = summaries.count
                 }
             } else {
-                waiting[index] = .some(summary)
+                waiting[index] = (summary, read.findings)
                 mostWaiting = max(mostWaiting, waiting.count)
             }
-            if !read.findings.isEmpty { found.append((index, read.findings)) }
             onRead(read)
         }
 
@@ -278,9 +282,8 @@ enum LibraryReader {
         }
         cache?.finish()
         assert(waiting.isEmpty, "every file is delivered, by the cache or by its read")
-        found.sort { $0.index < $1.index }
         FileSummary.holdNames(in: &summaries, from: namesHeld)
-        var library = Library(summaries: summaries, records: records, fileFindings: found.flatMap { $0.findings }, mostWaiting: mostWaiting)
+        var library = Library(summaries: summaries, records: records, fileFindings: found, mostWaiting: mostWaiting)
         if let stored {
             lastStored = nil
             stored.finish()

@@ -290,7 +290,7 @@ public struct LibraryScan: Sendable {
             let file = MediaFile(path: problem.path, kind: .unknown, format: .unknown, error: ReadIssue(.io, problem.message))
             let findings = engine.fileFindings(file)
             library.summaries.append(FileSummary(file, slot: library.records.append(file, encoded: nil)))
-            library.fileFindings += findings
+            library.fileFindings.append(contentsOf: findings)
             progress?(.fileRead(path: problem.path, inShard: true,
                                 findings: progress == nil ? 0 : engine.countAfterBaseline(findings)))
         }

@@ -42,7 +42,7 @@ import Testing
             let cafe = result.files.map(\.path).filter { $0.hasPrefix("Caf") }
             #expect(cafe.map { Array($0.utf8) } == [Array("Cafe\u{301}.JPG".utf8), Array("Caf\u{E9}.JPG".utf8)])
             // Equal, and hashed alike, to the same lists held as arrays.
-            let held = LintResult(root: ".", files: Array(result.files), pairs: Array(result.pairs), findings: result.findings, summary: result.summary)
+            let held = LintResult(root: ".", files: Array(result.files), pairs: Array(result.pairs), findings: Array(result.findings), summary: result.summary)
             #expect(held == result && held.hashValue == result.hashValue)
         }
     }

@@ -213,6 +213,7 @@ import Testing
             #expect(library.stored != nil && library.summaries.isEmpty, "buckets of \(size)")
             let (stored, events) = try await Self.scan(options)
             #expect(stored == whole, "buckets of \(size)")
+            #expect(stored.findings.spills == (size < 100_000), "findings sorted on disk in runs of 3")
             #expect(Self.reports(stored) == Self.reports(whole), "buckets of \(size)")
             #expect(Array(stored.files) == Array(whole.files) && Array(stored.pairs) == Array(whole.pairs))
             #expect(Array(stored.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))

@@ -1,0 +1,228 @@
+import LiveModel
+import ScratchFiles
+
+/// A result's findings, in the report's order (``LintResult/findings``): held in memory, or, for
+/// a run that made more than a run's worth of them (``FindingSorter``), in a temporary file read
+/// back a chunk at a time (``RecordFile``). A library with a finding on every file held them all,
+/// about 600 bytes each (issue 13: 313 MiB for 500,000 stills without their movies).
+public struct Findings: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
+    private enum Storage: Sendable {
+        case held([Finding])
+        case file(RecordFile<Finding>)
+    }
+    private let storage: Storage
+
+    public init(_ findings: [Finding]) { storage = .held(findings) }
+    public init(arrayLiteral elements: Finding...) { storage = .held(elements) }
+    init(_ file: RecordFile<Finding>) { storage = .file(file) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int {
+        switch storage {
+        case .held(let findings): return findings.count
+        case .file(let file): return file.count
+        }
+    }
+
+    public subscript(i: Int) -> Finding {
+        switch storage {
+        case .held(let findings): return findings[i]
+        case .file(let file): return file[i]
+        }
+    }
+
+    /// True when the findings are in a temporary file (for the tests).
+    public var spills: Bool {
+        if case .file(let file) = storage { return file.spills }
+        return false
+    }
+
+    public static func == (a: Findings, b: Findings) -> Bool { a.elementsEqual(b) }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for finding in self { hasher.combine(finding) }
+    }
+}
+
+/// A run's findings as its rules make them, put in the report's order
+/// (``LintEngine/findingOrder(_:_:)``, findings equal in it in the order they were made) at the end
+/// (``sorted(baseline:)``). Past ``SortedRecords/runSize`` findings, with a folder given, they go
+/// to a temporary file as they come, and so do the sorted ones (``Findings``).
+public final class FindingSorter: @unchecked Sendable {
+    private let records: SortedRecords<Finding>
+    private let directory: String?
+
+    /// Findings sorted in memory, or, with `directory`, in runs of `runSize` (nil: 8,192) written
+    /// there.
+    public init(spillingIn directory: String? = nil, runSize: Int? = nil) {
+        self.directory = directory
+        records = SortedRecords(spillingIn: directory, prefix: "livelint-findings", runSize: runSize,
+                                by: LintEngine.findingOrder)
+    }
+
+    public var count: Int { records.count }
+
+    public func append(_ finding: Finding) { records.append(finding) }
+    public func append(contentsOf findings: some Sequence<Finding>) { records.append(contentsOf: findings) }
+
+    /// The findings in order, without those `baseline` accepts (and how many it accepted); once.
+    public func sorted(baseline: Baseline? = nil) -> (findings: Findings, baselined: Int) {
+        // On disk when the unsorted ones were (a run was written).
+        let spills = records.spills
+        func list() -> RecordFile<Finding> { RecordFile(in: spills ? directory : nil, prefix: "livelint-findings") }
+        let sorted = list()
+        records.forEachInOrder { sorted.append($0) }
+        guard let baseline, !baseline.isEmpty else { return (Findings(sorted), 0) }
+        let kept = list()
+        let baselined = baseline.filter(Findings(sorted)) { kept.append($0) }
+        return (Findings(kept), baselined)
+    }
+}
+
+// MARK: - Encoding
+
+extension Finding: ScratchRecord {
+    /// The rule id, severity, message, files, fix hint, documentation and repair, each string
+    /// behind its length.
+    public func encode(into bytes: inout [UInt8]) {
+        var w = FindingWriter(bytes: consume bytes)
+        w.string(ruleID)
+        w.byte(severity == .info ? 0 : severity == .warning ? 1 : 2)
+        w.string(message)
+        w.count(files.count)
+        for file in files { w.string(file) }
+        w.optional(fixHint)
+        w.string(documentation)
+        switch repair {
+        case nil: w.byte(0)
+        case let .setIdentifier(still, movie): w.byte(1); w.optional(still); w.optional(movie)
+        case let .addStillImageTime(at): w.byte(2); w.optional(at)
+        case let .replaceStillImageTime(at): w.byte(3); w.optional(at)
+        case let .retagVideoSampleEntry(from, to): w.byte(4); w.string(from); w.string(to)
+        }
+        bytes = w.bytes
+    }
+
+    public init?(decoding bytes: UnsafeRawBufferPointer) {
+        var r = FindingReader(bytes: bytes)
+        guard let ruleID = r.string(), let severity = r.byte().flatMap({ [Severity.info, .warning, .error].element(at: Int($0)) }),
+              let message = r.string(), let n = r.count() else { return nil }
+        var files: [String] = []
+        files.reserveCapacity(n)
+        for _ in 0..<n {
+            guard let file = r.string() else { return nil }
+            files.append(file)
+        }
+        guard let fixHint = r.optionalString(), let documentation = r.string(), let tag = r.byte() else { return nil }
+        var repair: Repair?
+        switch tag {
+        case 0: repair = nil
+        case 1:
+            guard let still = r.optionalString(), let movie = r.optionalString() else { return nil }
+            repair = .setIdentifier(still: still, movie: movie)
+        case 2, 3:
+            guard let at = r.optionalDouble() else { return nil }
+            repair = tag == 2 ? .addStillImageTime(at: at) : .replaceStillImageTime(at: at)
+        case 4:
+            guard let from = r.string(), let to = r.string() else { return nil }
+            repair = .retagVideoSampleEntry(from: from, to: to)
+        default: return nil
+        }
+        guard r.atEnd else { return nil }
+        self.init(ruleID: ruleID, severity: severity, message: message, files: files, fixHint: fixHint,
+                  documentation: documentation, repair: repair)
+    }
+}
+
+private extension Array {
+    func element(at i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}
+
+/// Lengths as LEB128, strings as their UTF-8 behind their length, optionals behind a flag byte.
+private struct FindingWriter {
+    var bytes: [UInt8]
+
+    mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+    mutating func count(_ n: Int) {
+        var v = UInt64(n)
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            count(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    mutating func optional(_ s: String?) {
+        guard let s else { return byte(0) }
+        byte(1)
+        string(s)
+    }
+
+    mutating func optional(_ d: Double?) {
+        guard let d else { return byte(0) }
+        byte(1)
+        withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}
+
+/// What ``FindingWriter`` wrote, every length checked against what is left (nil when it does not fit).
+private struct FindingReader {
+    let bytes: UnsafeRawBufferPointer
+    var at = 0
+
+    var atEnd: Bool { at == bytes.count }
+
+    mutating func byte() -> UInt8? {
+        guard at < bytes.count else { return nil }
+        defer { at += 1 }
+        return bytes[at]
+    }
+
+    mutating func count() -> Int? {
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while let b = byte() {
+            guard shift < 63 else { return nil }
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v <= UInt64(bytes.count) ? Int(v) : nil }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func string() -> String? {
+        guard let n = count(), n <= bytes.count - at else { return nil }
+        defer { at += n }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
+    }
+
+    /// An optional string: `.some(nil)` for none, nil when the bytes do not hold one.
+    mutating func optionalString() -> String?? {
+        switch byte() {
+        case 0: return .some(nil)
+        case 1: return string().map { .some($0) }
+        default: return nil
+        }
+    }
+
+    mutating func optionalDouble() -> Double?? {
+        switch byte() {
+        case 0: return .some(nil)
+        case 1:
+            guard bytes.count - at >= 8 else { return nil }
+            defer { at += 8 }
+            return .some(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))))
+        default: return nil
+        }
+    }
+}

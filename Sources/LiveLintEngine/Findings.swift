@@ -8,32 +8,42 @@ import ScratchFiles
 public struct Findings: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
     private enum Storage: Sendable {
         case held([Finding])
-        case file(RecordFile<Finding>)
+        /// With how many of each severity it holds (info, warning, error), counted as it was
+        /// written: a count that would read the whole file back otherwise.
+        case file(RecordFile<Finding>, bySeverity: [Int])
     }
     private let storage: Storage
 
     public init(_ findings: [Finding]) { storage = .held(findings) }
     public init(arrayLiteral elements: Finding...) { storage = .held(elements) }
-    init(_ file: RecordFile<Finding>) { storage = .file(file) }
+    init(_ file: RecordFile<Finding>, bySeverity: [Int]) { storage = .file(file, bySeverity: bySeverity) }
+
+    /// How many findings are of `severity`.
+    public func count(of severity: Severity) -> Int {
+        switch storage {
+        case .held(let findings): return findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) }
+        case .file(_, let bySeverity): return bySeverity[Severity.allCases.firstIndex(of: severity)!]
+        }
+    }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         switch storage {
         case .held(let findings): return findings.count
-        case .file(let file): return file.count
+        case .file(let file, _): return file.count
         }
     }
 
     public subscript(i: Int) -> Finding {
         switch storage {
         case .held(let findings): return findings[i]
-        case .file(let file): return file[i]
+        case .file(let file, _): return file[i]
         }
     }
 
     /// True when the findings are in a temporary file (for the tests).
     public var spills: Bool {
-        if case .file(let file) = storage { return file.spills }
+        if case .file(let file, _) = storage { return file.spills }
         return false
     }
 
@@ -53,7 +63,7 @@ public final class FindingSorter: @unchecked Sendable {
     private let records: SortedRecords<Finding>
     private let directory: String?
 
-    /// Findings sorted in memory, or, with `directory`, in runs of `runSize` (nil: 8,192) written
+    /// Findings sorted in memory, or, with `directory`, in runs of `runSize` (nil: 4,096) written
     /// there.
     public init(spillingIn directory: String? = nil, runSize: Int? = nil) {
         self.directory = directory
@@ -70,13 +80,20 @@ public final class FindingSorter: @unchecked Sendable {
     public func sorted(baseline: Baseline? = nil) -> (findings: Findings, baselined: Int) {
         // On disk when the unsorted ones were (a run was written).
         let spills = records.spills
-        func list() -> RecordFile<Finding> { RecordFile(in: spills ? directory : nil, prefix: "livelint-findings") }
-        let sorted = list()
-        records.forEachInOrder { sorted.append($0) }
-        guard let baseline, !baseline.isEmpty else { return (Findings(sorted), 0) }
-        let kept = list()
-        let baselined = baseline.filter(Findings(sorted)) { kept.append($0) }
-        return (Findings(kept), baselined)
+        var bySeverity = [0, 0, 0]
+        let sorted = RecordFile<Finding>(in: spills ? directory : nil, prefix: "livelint-findings")
+        records.forEachInOrder { finding in
+            sorted.append(finding)
+            bySeverity[Severity.allCases.firstIndex(of: finding.severity)!] += 1
+        }
+        guard let baseline, !baseline.isEmpty else { return (Findings(sorted, bySeverity: bySeverity), 0) }
+        bySeverity = [0, 0, 0]
+        let kept = RecordFile<Finding>(in: spills ? directory : nil, prefix: "livelint-findings")
+        let baselined = baseline.filter(Findings(sorted, bySeverity: bySeverity)) { finding in
+            kept.append(finding)
+            bySeverity[Severity.allCases.firstIndex(of: finding.severity)!] += 1
+        }
+        return (Findings(kept, bySeverity: bySeverity), baselined)
     }
 }
 

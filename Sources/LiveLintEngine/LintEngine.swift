@@ -330,14 +330,12 @@ public struct LintEngine: Sendable {
     private func result(root: String, findings sorter: FindingSorter, files scanned: ScannedFiles, pairs: PairRecords,
                         complete: Int, extras: [Boxed<PairRecord.Rare>?]) -> LintResult {
         let (findings, baselined) = sorter.sorted(baseline: baseline)
-        var bySeverity: [Severity: Int] = [:]
-        for finding in findings { bySeverity[finding.severity, default: 0] += 1 }
         var summary = LintSummary(
             files: scanned.count,
             pairs: complete,
-            errors: bySeverity[.error] ?? 0,
-            warnings: bySeverity[.warning] ?? 0,
-            infos: bySeverity[.info] ?? 0,
+            errors: findings.count(of: .error),
+            warnings: findings.count(of: .warning),
+            infos: findings.count(of: .info),
             baselined: baselined)
         if !consumers.isEmpty {
             for consumer in consumers { summary.consumers[consumer.id] = [:] }

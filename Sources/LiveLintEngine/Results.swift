@@ -183,7 +183,7 @@ public struct LintResult: Sendable, Hashable {
 
     /// The exit code a CI job gates on: 1 when any finding is at or above `failOn`, else 0.
     public func exitCode(failOn: Severity) -> Int32 {
-        findings.contains { $0.severity >= failOn } ? 1 : 0
+        Severity.allCases.contains { $0 >= failOn && findings.count(of: $0) > 0 } ? 1 : 0
     }
 }
 

@@ -12,7 +12,7 @@
 /// A class: copies share their records (one owner appends, then reads them once).
 public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
     /// Records a run holds by default.
-    public static var defaultRunSize: Int { 8192 }
+    public static var defaultRunSize: Int { 4096 }
     /// Records a merge's cursor decodes at a time.
     static var mergeChunk: Int { 16 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import LiveLintEngine
 import LiveModel
-import ScratchFiles
 import Testing
 
 /// A run's findings on disk (issue 13: a library with a finding on every file held them all):
@@ -64,11 +63,12 @@ struct FindingsTests {
             return f
         }
         let baseline = Baseline(findings: accepted)
+        let kept = baseline.filter(findings.sorted(by: LintEngine.findingOrder)).kept
         let held = FindingSorter()
         held.append(contentsOf: findings)
         let expected = held.sorted(baseline: baseline)
         #expect(!expected.findings.spills && expected.baselined == accepted.count)
-        let kept = baseline.filter(findings.sorted(by: LintEngine.findingOrder)).kept
+        #expect(Severity.allCases.map { expected.findings.count(of: $0) } == Severity.allCases.map { s in kept.filter { $0.severity == s }.count })
         #expect(Array(expected.findings) == kept, "\(expected.findings.count) findings kept, \(kept.count) expected")
         for run in [1, 7, 500, 3_000] {
             let sorter = FindingSorter(spillingIn: NSTemporaryDirectory(), runSize: run)
@@ -79,6 +79,7 @@ struct FindingsTests {
             #expect(baselined == expected.baselined && sorted == expected.findings, "runs of \(run)")
             #expect(sorted.indices.reversed().allSatisfy { sorted[$0] == expected.findings[$0] })
             #expect(sorted.hashValue == expected.findings.hashValue)
+            #expect(Severity.allCases.allSatisfy { sorted.count(of: $0) == expected.findings.count(of: $0) })
         }
         // Without a baseline, the sorted list is all of them.
         let all = FindingSorter(spillingIn: NSTemporaryDirectory(), runSize: 100)

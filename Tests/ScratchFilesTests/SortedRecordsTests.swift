@@ -76,7 +76,7 @@ struct SortedRecordsTests {
         let cases: [(run: Int?, directory: String?, spills: Bool)] = [
             (1, NSTemporaryDirectory(), true), (3, NSTemporaryDirectory(), true), (1_000, NSTemporaryDirectory(), true),
             (4_999, NSTemporaryDirectory(), true), (5_000, NSTemporaryDirectory(), true), (5_001, NSTemporaryDirectory(), false),
-            (nil, NSTemporaryDirectory(), false), (3, nil, false), (3, "/nonexistent-livelint-\(UUID().uuidString)", false),
+            (nil, NSTemporaryDirectory(), items.count > SortedRecords<Item>.defaultRunSize), (3, nil, false), (3, "/nonexistent-livelint-\(UUID().uuidString)", false),
         ]
         for c in cases {
             let sorted = SortedRecords<Item>(spillingIn: c.directory, prefix: "livelint-test", runSize: c.run) { $0.key < $1.key }

@@ -105,13 +105,16 @@ public enum LintReporters {
     }
 
     /// What ``render(_:format:rules:toolVersion:failOn:options:)`` returns, handed to `sink` in
-    /// order, in pieces where the format allows it (JSON is written a piece at a time, so a
-    /// library-sized report is never held whole); other formats arrive as one piece.
+    /// order, in pieces where the format allows it (JSON, JSON Lines, GitHub and HTML are written
+    /// a piece at a time, so a library-sized report is never held whole); other formats arrive as
+    /// one piece.
     public static func write(_ result: LintResult, format: LintReportFormat, rules: [RuleSummary] = [],
                              toolVersion: String, failOn: Severity = .error,
                              options: LintReportOptions = LintReportOptions(), to sink: (String) -> Void) {
         switch format {
         case .json: LintJSONReporter.write(result, toolVersion: toolVersion, to: sink)
+        case .jsonl: LintJSONLinesReporter.write(result, toolVersion: toolVersion, to: sink)
+        case .github: GitHubReporter.write(result, to: sink)
         case .html: HTMLReporter.write(result, rules: rules, toolVersion: toolVersion, options: options, to: sink)
         default:
             sink(render(result, format: format, rules: rules, toolVersion: toolVersion, failOn: failOn, options: options))

@@ -7,6 +7,14 @@ import LiveLintEngine
 public enum GitHubReporter {
     public static func render(_ result: LintResult) -> String {
         var out = ""
+        write(result) { out += $0 }
+        return out
+    }
+
+    /// The commands ``render(_:)`` returns, handed to `sink` about `chunkSize` bytes at a time,
+    /// in order (a report is never held whole); nothing for a result without findings.
+    public static func write(_ result: LintResult, chunkSize: Int = 1 << 16, to sink: (String) -> Void) {
+        var out = ""
         for f in result.findings {
             var properties: [String] = []
             if let first = f.files.first { properties.append("file=" + escapeProperty(LintGroups.archive(of: first))) }
@@ -17,8 +25,12 @@ public enum GitHubReporter {
             }
             if let hint = f.fixHint { text += "\nFix: " + hint }
             out += "::\(command(f.severity)) \(properties.joined(separator: ","))::\(escapeData(text))\n"
+            if out.utf8.count >= chunkSize {
+                sink(out)
+                out = ""
+            }
         }
-        return out
+        if !out.isEmpty { sink(out) }
     }
 
     static func command(_ s: Severity) -> String {

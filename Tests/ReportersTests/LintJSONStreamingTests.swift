@@ -17,6 +17,21 @@ struct LintJSONStreamingTests {
         }
     }
 
+    /// JSON Lines and GitHub commands too: the same bytes, in pieces.
+    @Test(arguments: [1, 100, 1 << 16])
+    func linesAndCommandsArriveInPieces(chunkSize: Int) {
+        for result in [Fixtures.lintResult, Fixtures.cleanResult] {
+            var lines: [String] = [], commands: [String] = []
+            LintJSONLinesReporter.write(result, toolVersion: "9.9.9", chunkSize: chunkSize) { lines.append($0) }
+            GitHubReporter.write(result, chunkSize: chunkSize) { commands.append($0) }
+            #expect(lines.joined() == LintJSONLinesReporter.render(result, toolVersion: "9.9.9"))
+            #expect(commands.joined() == GitHubReporter.render(result))
+            // A piece a line with the smallest chunks, one piece (none without findings) with the largest.
+            if chunkSize == 1 { #expect(lines.count == result.findings.count + 1 && commands.count == result.findings.count) }
+            if chunkSize == 1 << 16 { #expect(lines.count == 1 && commands.count == min(1, result.findings.count)) }
+        }
+    }
+
     @Test func smallChunksMeanSeveralPieces() {
         var pieces = 0
         LintJSONReporter.write(Fixtures.lintResult, toolVersion: "1", chunkSize: 64) { _ in pieces += 1 }

@@ -48,16 +48,12 @@ struct MergeCommand: AsyncParsableCommand {
         try await reportingUserErrors {
             var merger = Merger()
             for input in inputs {
-                let text: String
-                if input == "-" {
-                    text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-                } else {
-                    guard let data = FileManager.default.contents(atPath: input) else {
-                        throw UserError("cannot read \(input)")
-                    }
-                    text = String(decoding: data, as: UTF8.self)
-                }
-                do { try merger.add(text, source: input) } catch let error as MergeError {
+                // A line at a time: the inputs of a sharded million are not held whole.
+                var isFolder: ObjCBool = false
+                guard let handle = input == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: input),
+                      input == "-" || !(FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) && isFolder.boolValue)
+                else { throw UserError("cannot read \(input)") }
+                do { try merger.add(reading: handle, source: input) } catch let error as MergeError {
                     throw UserError(error.description)
                 }
             }
@@ -66,7 +62,8 @@ struct MergeCommand: AsyncParsableCommand {
             if let output {
                 try report.write(result, toFile: output)
             } else {
-                Terminal.out(report.render(result))
+                // Piece by piece, as `lint` writes.
+                report.write(result, to: Terminal.out)
             }
             return result.exitCode(failOn: report.failOn)
         }

@@ -76,13 +76,22 @@ public final class FindingSorter: @unchecked Sendable {
     public func append(_ finding: Finding) { records.append(finding) }
     public func append(contentsOf findings: some Sequence<Finding>) { records.append(contentsOf: findings) }
 
-    /// The findings in order, without those `baseline` accepts (and how many it accepted); once.
-    public func sorted(baseline: Baseline? = nil) -> (findings: Findings, baselined: Int) {
+    /// The findings in order, without those `baseline` accepts (and how many it accepted), and,
+    /// when `distinct`, each finding once (`livelint merge`: jobs that overlap report a finding
+    /// twice); once.
+    public func sorted(baseline: Baseline? = nil, distinct: Bool = false) -> (findings: Findings, baselined: Int) {
         // On disk when the unsorted ones were (a run was written).
         let spills = records.spills
         var bySeverity = [0, 0, 0]
         let sorted = RecordFile<Finding>(in: spills ? directory : nil, prefix: "livelint-findings")
+        // The findings equal in the order to the last one given: alike ones come together.
+        var alike: [Finding] = []
         records.forEachInOrder { finding in
+            if distinct {
+                if let last = alike.last, LintEngine.findingOrder(last, finding) { alike.removeAll(keepingCapacity: true) }
+                if alike.contains(finding) { return }
+                alike.append(finding)
+            }
             sorted.append(finding)
             bySeverity[Severity.allCases.firstIndex(of: finding.severity)!] += 1
         }
@@ -103,7 +112,7 @@ extension Finding: ScratchRecord {
     /// The rule id, severity, message, files, fix hint, documentation and repair, each string
     /// behind its length.
     public func encode(into bytes: inout [UInt8]) {
-        var w = FindingWriter(bytes: consume bytes)
+        var w = RecordWriter(bytes: consume bytes)
         w.string(ruleID)
         w.byte(severity == .info ? 0 : severity == .warning ? 1 : 2)
         w.string(message)
@@ -122,7 +131,7 @@ extension Finding: ScratchRecord {
     }
 
     public init?(decoding bytes: UnsafeRawBufferPointer) {
-        var r = FindingReader(bytes: bytes)
+        var r = RecordReader(bytes: bytes)
         guard let ruleID = r.string(), let severity = r.byte().flatMap({ [Severity.info, .warning, .error].element(at: Int($0)) }),
               let message = r.string(), let n = r.count() else { return nil }
         var files: [String] = []
@@ -154,92 +163,4 @@ extension Finding: ScratchRecord {
 
 private extension Array {
     func element(at i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
-}
-
-/// Lengths as LEB128, strings as their UTF-8 behind their length, optionals behind a flag byte.
-private struct FindingWriter {
-    var bytes: [UInt8]
-
-    mutating func byte(_ b: UInt8) { bytes.append(b) }
-
-    mutating func count(_ n: Int) {
-        var v = UInt64(n)
-        while v >= 0x80 {
-            bytes.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
-    }
-
-    mutating func string(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            count(utf8.count)
-            bytes.append(contentsOf: utf8)
-        }
-    }
-
-    mutating func optional(_ s: String?) {
-        guard let s else { return byte(0) }
-        byte(1)
-        string(s)
-    }
-
-    mutating func optional(_ d: Double?) {
-        guard let d else { return byte(0) }
-        byte(1)
-        withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-}
-
-/// What ``FindingWriter`` wrote, every length checked against what is left (nil when it does not fit).
-private struct FindingReader {
-    let bytes: UnsafeRawBufferPointer
-    var at = 0
-
-    var atEnd: Bool { at == bytes.count }
-
-    mutating func byte() -> UInt8? {
-        guard at < bytes.count else { return nil }
-        defer { at += 1 }
-        return bytes[at]
-    }
-
-    mutating func count() -> Int? {
-        var v: UInt64 = 0
-        var shift: UInt64 = 0
-        while let b = byte() {
-            guard shift < 63 else { return nil }
-            v |= UInt64(b & 0x7F) << shift
-            if b < 0x80 { return v <= UInt64(bytes.count) ? Int(v) : nil }
-            shift += 7
-        }
-        return nil
-    }
-
-    mutating func string() -> String? {
-        guard let n = count(), n <= bytes.count - at else { return nil }
-        defer { at += n }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
-    }
-
-    /// An optional string: `.some(nil)` for none, nil when the bytes do not hold one.
-    mutating func optionalString() -> String?? {
-        switch byte() {
-        case 0: return .some(nil)
-        case 1: return string().map { .some($0) }
-        default: return nil
-        }
-    }
-
-    mutating func optionalDouble() -> Double?? {
-        switch byte() {
-        case 0: return .some(nil)
-        case 1:
-            guard bytes.count - at >= 8 else { return nil }
-            defer { at += 8 }
-            return .some(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))))
-        default: return nil
-        }
-    }
 }

@@ -1,0 +1,92 @@
+/// What a ``ScratchRecord`` writes its value with: lengths as LEB128, strings as their UTF-8
+/// behind their length, optionals behind a flag byte (``RecordReader`` reads them back).
+public struct RecordWriter {
+    public var bytes: [UInt8]
+
+    public init(bytes: [UInt8] = []) { self.bytes = bytes }
+
+    public mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+    public mutating func count(_ n: Int) {
+        var v = UInt64(n)
+        while v >= 0x80 {
+            bytes.append(UInt8(v & 0x7F) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    public mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            count(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+    }
+
+    public mutating func optional(_ s: String?) {
+        guard let s else { return byte(0) }
+        byte(1)
+        string(s)
+    }
+
+    public mutating func optional(_ d: Double?) {
+        guard let d else { return byte(0) }
+        byte(1)
+        withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+}
+
+/// What ``RecordWriter`` wrote, every length checked against what is left (nil when it does not fit).
+public struct RecordReader {
+    public let bytes: UnsafeRawBufferPointer
+    public private(set) var at = 0
+
+    public init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    public var atEnd: Bool { at == bytes.count }
+
+    public mutating func byte() -> UInt8? {
+        guard at < bytes.count else { return nil }
+        defer { at += 1 }
+        return bytes[at]
+    }
+
+    public mutating func count() -> Int? {
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while let b = byte() {
+            guard shift < 63 else { return nil }
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v <= UInt64(bytes.count) ? Int(v) : nil }
+            shift += 7
+        }
+        return nil
+    }
+
+    public mutating func string() -> String? {
+        guard let n = count(), n <= bytes.count - at else { return nil }
+        defer { at += n }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
+    }
+
+    /// An optional string: `.some(nil)` for none, nil when the bytes do not hold one.
+    public mutating func optionalString() -> String?? {
+        switch byte() {
+        case 0: return .some(nil)
+        case 1: return string().map { .some($0) }
+        default: return nil
+        }
+    }
+
+    public mutating func optionalDouble() -> Double?? {
+        switch byte() {
+        case 0: return .some(nil)
+        case 1:
+            guard bytes.count - at >= 8 else { return nil }
+            defer { at += 8 }
+            return .some(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))))
+        default: return nil
+        }
+    }
+}

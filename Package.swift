@@ -135,7 +135,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF"]),
-        .testTarget(name: "ScratchFilesTests", dependencies: ["ScratchFiles"]),
+        .testTarget(name: "ScratchFilesTests", dependencies: ["ScratchFiles", "TestSupport"]),
         .testTarget(name: "AppleMakerNoteTests", dependencies: ["AppleMakerNote", "LiveModel", "TestSupport"]),
         .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "LiveLintEngine", "LiveModel"]),

@@ -28,8 +28,8 @@ public protocol ScratchRecord {
 /// chunk that cannot be read back or decoded (the disk failed under the run) ends the run with an
 /// error (``TemporaryFile/failedReadBack(in:)``).
 ///
-/// A class: copies share their records. One task appends; reads may come from any task (under a
-/// lock), once the records they read are appended.
+/// A class: copies share their records. One task appends; reads may come from any task, also
+/// while it appends (under a lock), once the records they read are appended.
 public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     /// Records a chunk holds: what one read decodes.
     public let chunk: Int
@@ -44,9 +44,12 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     /// Bytes in the file: `pending` starts there.
     private var written: Int64 = 0
     private var writes: Bool
+    /// Bytes the file may hold before a write fails as on a full disk (for the tests).
+    var writeLimit: Int64 = .max
     /// Where each chunk's first record starts.
     private var starts: [Int64] = []
-    public private(set) var count = 0
+    public var count: Int { lock.withLock { appended } }
+    private var appended = 0
     private let directory: String
     private var cached: (chunk: Int, values: [Element]) = (-1, [])
     private let lock = NSLock()
@@ -71,25 +74,30 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     public var spills: Bool { descriptor >= 0 }
 
     public func append(_ value: Element) {
+        lock.lock()
+        defer { lock.unlock() }
         guard descriptor >= 0 else {
             held.append(value)
-            count += 1
+            appended += 1
             return
         }
+        // The chunk read last grows: read it again when asked.
+        if cached.chunk == appended / chunk { cached = (-1, []) }
         let at = pending.count
-        if count % chunk == 0 { starts.append(written + Int64(at)) }
-        pending.append(contentsOf: [0, 0, 0, 0])
+        if appended % chunk == 0 { starts.append(written + Int64(at)) }
+        for _ in 0..<4 { pending.append(0) }
         value.encode(into: &pending)
         let length = UInt32(pending.count - at - 4)
         withUnsafeBytes(of: length.littleEndian) { pending.replaceSubrange(at..<(at + 4), with: $0) }
-        count += 1
+        appended += 1
         if writes, pending.count >= Self.bufferSize { flush() }
     }
 
     /// Writes the buffer out; on failure keeps it, and all that comes after, in memory.
     private func flush() {
         guard writes, !pending.isEmpty else { return }
-        guard pending.withUnsafeBytes({ TemporaryFile.write(descriptor, $0, at: written) }) else {
+        guard written + Int64(pending.count) <= writeLimit,
+              pending.withUnsafeBytes({ TemporaryFile.write(descriptor, $0, at: written) }) else {
             writes = false
             return
         }
@@ -98,10 +106,10 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     public subscript(index: Int) -> Element {
-        precondition(index >= 0 && index < count, "a record of the list")
-        guard descriptor >= 0 else { return held[index] }
         lock.lock()
         defer { lock.unlock() }
+        precondition(index >= 0 && index < appended, "a record of the list")
+        guard descriptor >= 0 else { return held[index] }
         let k = index / chunk
         if cached.chunk != k { cached = (k, decode(chunk: k)) }
         return cached.values[index - k * chunk]
@@ -109,7 +117,6 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
 
     /// Calls `body` with every record, in order (the list's, one chunk decoded at a time).
     public func forEach(_ body: (Element) -> Void) {
-        guard descriptor >= 0 else { return held.forEach(body) }
         var index = 0
         while index < count {
             let values = records(inChunk: index / chunk)
@@ -121,8 +128,9 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     /// The records of chunk `k` (from record `k * chunk` on), read from the file and the write
     /// buffer; for a reader that keeps its own place (a merge's cursor).
     public func records(inChunk k: Int) -> [Element] {
-        guard descriptor >= 0 else { return Array(held[(k * chunk)..<min(count, (k + 1) * chunk)]) }
-        return lock.withLock { decode(chunk: k) }
+        lock.withLock {
+            descriptor >= 0 ? decode(chunk: k) : Array(held[(k * chunk)..<min(appended, (k + 1) * chunk)])
+        }
     }
 
     /// The records of chunk `k`, read from the file and the write buffer.
@@ -143,7 +151,7 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
             bytes.replaceSubrange(inFile..., with: pending[from..<(from + bytes.count - inFile)])
         }
         var values: [Element] = []
-        values.reserveCapacity(min(chunk, count - k * chunk))
+        values.reserveCapacity(min(chunk, appended - k * chunk))
         bytes.withUnsafeBytes { raw in
             var at = 0
             while at < raw.count {

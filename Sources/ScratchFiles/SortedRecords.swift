@@ -3,11 +3,11 @@
 /// sort): ``SortedRuns`` for values that are not all the same size. A run's findings go to the
 /// report this way (issue 13: a library with a finding on every file held them all).
 ///
-/// Past ``runSize`` records, with a folder given, each run of them is sorted and written to an
-/// unlinked temporary file (a ``RecordFile``); ``forEachInOrder(_:)`` merges the runs, each
-/// read 16 records at a time, with the records still held. What stays in memory is one run and a
-/// chunk of each run. Where no temporary file can be made, the records stay in memory (memory
-/// pays, never the order).
+/// Once there are ``runSize`` records, with a folder given, each run of them is sorted and written
+/// to an unlinked temporary file (a ``RecordFile``); ``forEachInOrder(_:)`` merges the runs, each
+/// read 16 records at a time, with the records still held, 64 runs at a time (in passes through
+/// longer runs past that). What stays in memory is one run and a chunk of each of 64 runs. Where
+/// no temporary file can be made, the records stay in memory (memory pays, never the order).
 ///
 /// A class: copies share their records (one owner appends, then reads them once).
 public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
@@ -15,6 +15,9 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
     public static var defaultRunSize: Int { 4096 }
     /// Records a merge's cursor decodes at a time.
     static var mergeChunk: Int { 16 }
+    /// Runs a merge reads at once, at most (and the buffer): past that many, they are merged in
+    /// passes (changed by the tests).
+    var mergeWidth = 64
 
     private var buffer: [Element] = []
     public let runSize: Int
@@ -65,19 +68,40 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
     /// Calls `body` with every record, in order, once: the records are let go as they are given.
     public func forEachInOrder(_ body: (Element) -> Void) {
         buffer.sort(by: areInIncreasingOrder)
-        guard let runs, !bounds.isEmpty else {
+        guard var runs, !bounds.isEmpty else {
             let values = buffer
             buffer = []
             values.forEach(body)
             return
         }
-        // Each run, and the buffer last (its records came last), merged by a heap of their next
-        // records; equal records come from the earlier cursor first, so the merge is stable.
+        self.runs = nil
+        // Past `mergeWidth` runs, each `mergeWidth` of them in turn are merged into one longer run
+        // of a new file (the old one let go), until few enough are left: a merge holds a chunk of
+        // each run it reads, and that stays bounded however many records there are.
+        while bounds.count > mergeWidth {
+            let longer = RecordFile<Element>(in: directory, prefix: prefix, chunk: Self.mergeChunk)
+            guard longer.spills else { break }  // no file for it: one wider merge (memory pays)
+            var longerBounds: [Range<Int>] = []
+            for first in stride(from: 0, to: bounds.count, by: mergeWidth) {
+                let start = longer.count
+                merge(bounds[first..<min(first + mergeWidth, bounds.count)].map { Cursor(file: runs, range: $0) }) { longer.append($0) }
+                longerBounds.append(start..<longer.count)
+            }
+            runs = longer
+            bounds = longerBounds
+        }
+        // Each run, and the buffer last (its records came last).
         var cursors = bounds.map { Cursor(file: runs, range: $0) }
         cursors.append(Cursor(values: buffer))
         buffer = []
         bounds = []
-        self.runs = nil
+        merge(cursors, body)
+    }
+
+    /// `cursors`' records merged by a heap of their next records; equal records come from the
+    /// earlier cursor first, so the merge of runs given in the order they were made is stable.
+    private func merge(_ cursors: [Cursor], _ body: (Element) -> Void) {
+        var cursors = cursors
         let less = areInIncreasingOrder
         var heap = MergeHeap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c, less: less) } })
         while let next = heap.min {

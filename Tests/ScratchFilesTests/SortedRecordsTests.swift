@@ -1,6 +1,7 @@
 import Foundation
-import ScratchFiles
+@testable import ScratchFiles
 import Testing
+import TestSupport
 
 /// A record of any length, as findings are: a key to sort by, the order it was made in (to see
 /// that equal keys keep it), and text of 0 to 300 bytes.
@@ -32,8 +33,8 @@ private struct Item: ScratchRecord, Equatable {
 /// Records of any length on disk: the list a run's findings are read back from
 /// (``RecordFile``), and the sort that puts them in the report's order (``SortedRecords``).
 struct SortedRecordsTests {
-    private static func items(_ n: Int) -> [Item] {
-        var generator = SystemRandomNumberGenerator()
+    private static func items(_ n: Int, seed: UInt64 = 13) -> [Item] {
+        var generator = SplitMix(seed: seed)
         return (0..<n).map { i in
             Item(key: Int.random(in: 0...200, using: &generator), made: i,  // many alike
                  text: String(repeating: "é", count: Int.random(in: 0...150, using: &generator)))
@@ -64,7 +65,36 @@ struct SortedRecordsTests {
         let empty = RecordFile<Item>(in: NSTemporaryDirectory(), prefix: "livelint-test")
         var any = false
         empty.forEach { _ in any = true }
-        #expect(!any && empty.isEmptyList)
+        #expect(!any && empty.count == 0)
+    }
+
+    /// A disk that refuses a write keeps that buffer and every record after it in memory: each
+    /// record still comes back, a chunk that starts in the file and ends in the buffer too.
+    @Test func aRefusedWriteKeepsTheRestInMemory() {
+        let items = Self.items(3_000, seed: 7)
+        for limit in [Int64(0), 100_000, 300_000] {
+            let file = RecordFile<Item>(in: NSTemporaryDirectory(), prefix: "livelint-test", chunk: 64)
+            file.writeLimit = limit
+            for item in items { file.append(item) }
+            #expect(file.spills && file.count == items.count)
+            var inOrder: [Item] = []
+            file.forEach { inOrder.append($0) }
+            #expect(inOrder == items, "limit \(limit)")
+            #expect((0..<items.count).reversed().allSatisfy { file[$0] == items[$0] }, "limit \(limit)")
+        }
+    }
+
+    /// A record read, then more appended to its chunk: the later ones come back too (the chunk
+    /// read before is not taken for the whole chunk).
+    @Test func recordsAppendedAfterAReadComeBack() {
+        let items = Self.items(200, seed: 11)
+        for directory in [NSTemporaryDirectory(), nil] {
+            let file = RecordFile<Item>(in: directory, prefix: "livelint-test", chunk: 64)
+            for (i, item) in items.enumerated() {
+                file.append(item)
+                #expect(file[i] == item && file[i / 2] == items[i / 2], "record \(i)")
+            }
+        }
     }
 
     /// The sort is stable, held or merged from runs of any size: what `Array.sort` gives.
@@ -88,6 +118,21 @@ struct SortedRecordsTests {
         }
     }
 
+    /// Merged 2 or 3 runs at a time, in passes through longer runs, the order is the same.
+    @Test func narrowMergesTakePasses() {
+        let items = Self.items(2_000, seed: 5)
+        var expected = items
+        expected.sort { $0.key < $1.key }
+        for (run, width) in [(1, 2), (3, 3), (10, 2), (100, 3)] {
+            let sorted = SortedRecords<Item>(spillingIn: NSTemporaryDirectory(), prefix: "livelint-test", runSize: run) { $0.key < $1.key }
+            sorted.mergeWidth = width
+            sorted.append(contentsOf: items)
+            var out: [Item] = []
+            sorted.forEachInOrder { out.append($0) }
+            #expect(out == expected, "runs of \(run), \(width) at a time")
+        }
+    }
+
     /// The temporary files are unlinked as soon as they are made: nothing is left in their folder.
     @Test func nothingIsLeftBehind() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-records-\(UUID().uuidString)")
@@ -100,8 +145,4 @@ struct SortedRecordsTests {
         #expect(file.spills && file.count == 100)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
-}
-
-private extension RecordFile {
-    var isEmptyList: Bool { count == 0 }
 }

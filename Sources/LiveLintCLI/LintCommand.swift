@@ -25,7 +25,7 @@ struct LintCommand: AsyncParsableCommand {
             rather than in memory; past 100,000 files everything else it keeps of each file goes there \
             too (the list of files, each file's summary, how files tie and pair: about 200 bytes a \
             file): a million files take about 30 MiB of memory and 0.35 GB of temporary space. \
-            Past 4,096 findings, they go there too, whatever the number of files.
+            From 4,096 findings on, they go there too, whatever the number of files.
 
             Examples:
               livelint lint ~/Pictures/export

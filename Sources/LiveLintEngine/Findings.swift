@@ -2,7 +2,7 @@ import LiveModel
 import ScratchFiles
 
 /// A result's findings, in the report's order (``LintResult/findings``): held in memory, or, for
-/// a run that made more than a run's worth of them (``FindingSorter``), in a temporary file read
+/// a run that made a run's worth of them or more (``FindingSorter``), in a temporary file read
 /// back a chunk at a time (``RecordFile``). A library with a finding on every file held them all,
 /// about 600 bytes each (issue 13: 313 MiB for 500,000 stills without their movies).
 public struct Findings: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
@@ -57,8 +57,8 @@ public struct Findings: RandomAccessCollection, Sendable, Hashable, ExpressibleB
 
 /// A run's findings as its rules make them, put in the report's order
 /// (``LintEngine/findingOrder(_:_:)``, findings equal in it in the order they were made) at the end
-/// (``sorted(baseline:)``). Past ``SortedRecords/runSize`` findings, with a folder given, they go
-/// to a temporary file as they come, and so do the sorted ones (``Findings``).
+/// (``sorted(baseline:distinct:)``). Once there are a run's worth (4,096), with a folder given, they
+/// go to a temporary file as they come, and so do the sorted ones (``Findings``).
 public final class FindingSorter: @unchecked Sendable {
     private let records: SortedRecords<Finding>
     private let directory: String?
@@ -96,9 +96,10 @@ public final class FindingSorter: @unchecked Sendable {
             bySeverity[Severity.allCases.firstIndex(of: finding.severity)!] += 1
         }
         guard let baseline, !baseline.isEmpty else { return (Findings(sorted, bySeverity: bySeverity), 0) }
+        let all = Findings(sorted, bySeverity: bySeverity)
         bySeverity = [0, 0, 0]
         let kept = RecordFile<Finding>(in: spills ? directory : nil, prefix: "livelint-findings")
-        let baselined = baseline.filter(Findings(sorted, bySeverity: bySeverity)) { finding in
+        let baselined = baseline.filter(all) { finding in
             kept.append(finding)
             bySeverity[Severity.allCases.firstIndex(of: finding.severity)!] += 1
         }

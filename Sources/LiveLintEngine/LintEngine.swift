@@ -230,7 +230,7 @@ public struct LintEngine: Sendable {
                     runSize: Int? = nil) -> LintResult {
         let n = stored.count
         precondition(ties.count == n, "every stored summary was tied")
-        let findings = fileFindings ?? allFileFindings(store)
+        let findings = fileFindings ?? allFileFindings(store, spillingIn: directory, runSize: runSize)
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
         let byBucket = SortedRuns<UInt64>(spillingIn: directory, prefix: "livelint-buckets", runSize: runSize)
@@ -299,8 +299,8 @@ public struct LintEngine: Sendable {
 
     /// What the enabled file rules find on every file of `store` (for a pipeline that did not run
     /// them as it read).
-    private func allFileFindings(_ store: some FileStore) -> FindingSorter {
-        let findings = FindingSorter()
+    private func allFileFindings(_ store: some FileStore, spillingIn directory: String? = nil, runSize: Int? = nil) -> FindingSorter {
+        let findings = FindingSorter(spillingIn: directory, runSize: runSize)
         if !fileRules.isEmpty {
             for slot in 0..<store.count { findings.append(contentsOf: self.fileFindings(store.file(atSlot: slot))) }
         }

@@ -1,6 +1,7 @@
 import LiveLintEngine
 import LiveModel
 import Reporters
+import ScratchFiles
 
 /// `lint --identifiers FILE`: one JSON Lines record per still or movie that carries a content
 /// identifier (`.livp` members included), for `livelint merge` to find identifiers repeated
@@ -26,23 +27,70 @@ public enum IdentifierList {
 
     public static func records(_ files: some Sequence<FileSummary>, shard: String) -> [Record] {
         var out: [Record] = []
-        func add(_ file: FileSummary) {
-            if (file.kind == .still || file.kind == .movie), let id = file.contentIdentifier {
-                out.append(Record(id: id, kind: file.kind, path: file.path, shard: shard))
-            }
-            for member in file.members ?? [] { add(member) }
-        }
-        files.forEach(add)
-        return out.sorted { ($0.id, $0.path) < ($1.id, $1.path) }
+        sorted(files, shard: shard, scratch: nil) { out.append($0) }
+        return out
     }
 
     public static func render(_ records: [Record]) -> String {
         var out = ""
-        for r in records {
-            let q = JSONText.quoted
-            out += "{\"id\":\(q(r.id)),\"kind\":\(q(r.kind.rawValue)),\"path\":\(q(r.path)),"
-                + "\"shard\":\(q(r.shard)),\"type\":\"identifier\"}\n"
-        }
+        for r in records { out += line(r) }
         return out
+    }
+
+    /// The list of `files` written to `sink` a line at a time (about 64 KiB a piece), its records
+    /// sorted on disk in `scratch` past a run's worth (nil: in memory): a sharded million's list
+    /// is not held whole (issue 13).
+    public static func write(_ files: some Sequence<FileSummary>, shard: String, scratch: String?, runSize: Int? = nil,
+                             to sink: (String) -> Void) {
+        var out = ""
+        sorted(files, shard: shard, scratch: scratch, runSize: runSize) { record in
+            out += line(record)
+            if out.utf8.count >= 1 << 16 {
+                sink(out)
+                out = ""
+            }
+        }
+        if !out.isEmpty { sink(out) }
+    }
+
+    /// Every still and movie (and `.livp` member) with an identifier, by identifier then path
+    /// (records alike in both in the order met).
+    private static func sorted(_ files: some Sequence<FileSummary>, shard: String, scratch: String?, runSize: Int? = nil,
+                               _ body: (Record) -> Void) {
+        let records = SortedRecords<Record>(spillingIn: scratch, prefix: "livelint-identifiers", runSize: runSize) {
+            ($0.id, $0.path) < ($1.id, $1.path)
+        }
+        func add(_ file: FileSummary) {
+            if (file.kind == .still || file.kind == .movie), let id = file.contentIdentifier {
+                records.append(Record(id: id, kind: file.kind, path: file.path, shard: shard))
+            }
+            for member in file.members ?? [] { add(member) }
+        }
+        files.forEach(add)
+        records.forEachInOrder(body)
+    }
+
+    private static func line(_ r: Record) -> String {
+        let q = JSONText.quoted
+        return "{\"id\":\(q(r.id)),\"kind\":\(q(r.kind.rawValue)),\"path\":\(q(r.path)),"
+            + "\"shard\":\(q(r.shard)),\"type\":\"identifier\"}\n"
+    }
+}
+
+extension IdentifierList.Record: ScratchRecord {
+    public func encode(into bytes: inout [UInt8]) {
+        var w = RecordWriter(bytes: consume bytes)
+        w.string(id)
+        w.string(kind.rawValue)
+        w.string(path)
+        w.string(shard)
+        bytes = w.bytes
+    }
+
+    public init?(decoding bytes: UnsafeRawBufferPointer) {
+        var r = RecordReader(bytes: bytes)
+        guard let id = r.string(), let kind = r.string().flatMap(FileKind.init(rawValue:)), let path = r.string(),
+              let shard = r.string(), r.atEnd else { return nil }
+        self.init(id: id, kind: kind, path: path, shard: shard)
     }
 }

@@ -206,8 +206,12 @@ public struct LibraryScan: Sendable {
             } else {
                 library.summaries
             }
-            let list = IdentifierList.render(IdentifierList.records(summaries, shard: shard?.description ?? "1/1"))
-            do { try ReportWriter.write(list, to: path) } catch {
+            do {
+                try ReportWriter.write(to: path) { sink in
+                    IdentifierList.write(summaries, shard: shard?.description ?? "1/1", scratch: ScanRecords.temporaryDirectory,
+                                         runSize: options.scratchRun, to: sink)
+                }
+            } catch {
                 throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
             }
         }

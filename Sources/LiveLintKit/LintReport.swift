@@ -33,9 +33,10 @@ public struct LintReport: Sendable {
                             options: options, to: sink)
     }
 
-    /// The report written atomically to the file at `path` (``ReportWriter``).
+    /// The report written atomically to the file at `path` (``ReportWriter``), a piece at a time
+    /// where the format allows it.
     public func write(_ result: LintResult, toFile path: String) throws(PipelineError) {
-        do { try ReportWriter.write(render(result), to: path) } catch {
+        do { try ReportWriter.write(to: path) { sink in write(result, to: sink) } } catch {
             throw PipelineError("cannot write the report to \(path): \(error.localizedDescription)")
         }
     }

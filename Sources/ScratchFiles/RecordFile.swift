@@ -34,30 +34,30 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     /// Records a chunk holds: what one read decodes.
     public let chunk: Int
     /// Bytes the write buffer holds before it is written out.
-    static var bufferSize: Int { 1 << 16 }
+    @inlinable static var bufferSize: Int { 1 << 16 }
 
     /// The records, when there is no file.
-    private var held: [Element] = []
-    private var descriptor: Int32 = -1
+    @usableFromInline var held: [Element] = []
+    @usableFromInline var descriptor: Int32 = -1
     /// Bytes not yet written out (all of them from `written` on, once a write failed).
-    private var pending: [UInt8] = []
+    @usableFromInline var pending: [UInt8] = []
     /// Bytes in the file: `pending` starts there.
-    private var written: Int64 = 0
-    private var writes: Bool
+    @usableFromInline var written: Int64 = 0
+    @usableFromInline var writes: Bool
     /// Bytes the file may hold before a write fails as on a full disk (for the tests).
-    var writeLimit: Int64 = .max
+    @usableFromInline var writeLimit: Int64 = .max
     /// Where each chunk's first record starts.
-    private var starts: [Int64] = []
-    public var count: Int { lock.withLock { appended } }
-    private var appended = 0
-    private let directory: String
-    private var cached: (chunk: Int, values: [Element]) = (-1, [])
-    private let lock = NSLock()
+    @usableFromInline var starts: [Int64] = []
+    @inlinable public var count: Int { lock.withLock { appended } }
+    @usableFromInline var appended = 0
+    @usableFromInline let directory: String
+    @usableFromInline var cached: (chunk: Int, values: [Element]) = (-1, [])
+    @usableFromInline let lock = NSLock()
 
     /// Records written to a temporary file in `directory` (named from `prefix` while it is made),
     /// or held in memory when `directory` is nil or no file can be made there; read back `chunk`
     /// at a time.
-    public init(in directory: String?, prefix: String, chunk: Int = 64) {
+    @inlinable public init(in directory: String?, prefix: String, chunk: Int = 64) {
         self.directory = directory ?? ""
         self.chunk = max(1, chunk)
         if let directory {
@@ -71,9 +71,9 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     /// True when the records are in a temporary file (for the tests).
-    public var spills: Bool { descriptor >= 0 }
+    @inlinable public var spills: Bool { descriptor >= 0 }
 
-    public func append(_ value: Element) {
+    @inlinable public func append(_ value: Element) {
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else {
@@ -94,7 +94,7 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     /// Writes the buffer out; on failure keeps it, and all that comes after, in memory.
-    private func flush() {
+    @inlinable func flush() {
         guard writes, !pending.isEmpty else { return }
         guard written + Int64(pending.count) <= writeLimit,
               pending.withUnsafeBytes({ TemporaryFile.write(descriptor, $0, at: written) }) else {
@@ -105,7 +105,7 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
         pending.removeAll(keepingCapacity: true)
     }
 
-    public subscript(index: Int) -> Element {
+    @inlinable public subscript(index: Int) -> Element {
         lock.lock()
         defer { lock.unlock() }
         precondition(index >= 0 && index < appended, "a record of the list")
@@ -116,7 +116,7 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     /// Calls `body` with every record, in order (the list's, one chunk decoded at a time).
-    public func forEach(_ body: (Element) -> Void) {
+    @inlinable public func forEach(_ body: (Element) -> Void) {
         var index = 0
         while index < count {
             let values = records(inChunk: index / chunk)
@@ -127,14 +127,14 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
 
     /// The records of chunk `k` (from record `k * chunk` on), read from the file and the write
     /// buffer; for a reader that keeps its own place (a merge's cursor).
-    public func records(inChunk k: Int) -> [Element] {
+    @inlinable public func records(inChunk k: Int) -> [Element] {
         lock.withLock {
             descriptor >= 0 ? decode(chunk: k) : Array(held[(k * chunk)..<min(appended, (k + 1) * chunk)])
         }
     }
 
     /// The records of chunk `k`, read from the file and the write buffer.
-    private func decode(chunk k: Int) -> [Element] {
+    @inlinable func decode(chunk k: Int) -> [Element] {
         let start = starts[k]
         let end = k + 1 < starts.count ? starts[k + 1] : written + Int64(pending.count)
         var bytes = [UInt8](repeating: 0, count: Int(end - start))
@@ -168,7 +168,7 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     /// Ends the run: a chunk read back does not hold the records written (the disk failed under it).
-    private func lost() -> Never {
+    @inlinable func lost() -> Never {
         errno = EIO
         TemporaryFile.failedReadBack(in: directory)
     }

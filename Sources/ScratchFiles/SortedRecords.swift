@@ -12,27 +12,28 @@
 /// A class: copies share their records (one owner appends, then reads them once).
 public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
     /// Records a run holds by default.
-    public static var defaultRunSize: Int { 4096 }
+    @inlinable public static var defaultRunSize: Int { 4096 }
     /// Records a merge's cursor decodes at a time.
-    static var mergeChunk: Int { 16 }
+    @inlinable static var mergeChunk: Int { 16 }
     /// Runs a merge reads at once, at most (and the buffer): past that many, they are merged in
     /// passes (changed by the tests).
-    var mergeWidth = 64
+    @usableFromInline var mergeWidth = 64
 
-    private var buffer: [Element] = []
+    @usableFromInline var buffer: [Element] = []
     public let runSize: Int
-    private let directory: String?
-    private let prefix: String
-    private let areInIncreasingOrder: (Element, Element) -> Bool
+    @usableFromInline let directory: String?
+    @usableFromInline let prefix: String
+    @usableFromInline let areInIncreasingOrder: (Element, Element) -> Bool
     /// The runs written, one after another, and where each is.
-    private var runs: RecordFile<Element>?
-    private var bounds: [Range<Int>] = []
-    public private(set) var count = 0
+    @usableFromInline var runs: RecordFile<Element>?
+    @usableFromInline var bounds: [Range<Int>] = []
+    @usableFromInline var appended = 0
+    @inlinable public var count: Int { appended }
 
     /// Records sorted by `areInIncreasingOrder`, written `runSize` at a time (nil: the default)
     /// to a temporary file in `directory` (named from `prefix` while it is made), or all held when
     /// `directory` is nil.
-    public init(spillingIn directory: String?, prefix: String, runSize: Int? = nil,
+    @inlinable public init(spillingIn directory: String?, prefix: String, runSize: Int? = nil,
                 by areInIncreasingOrder: @escaping (Element, Element) -> Bool) {
         self.directory = directory
         self.prefix = prefix
@@ -41,21 +42,21 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     /// True when runs wait in a temporary file.
-    public var spills: Bool { !bounds.isEmpty }
+    @inlinable public var spills: Bool { !bounds.isEmpty }
 
-    public func append(_ value: Element) {
+    @inlinable public func append(_ value: Element) {
         buffer.append(value)
-        count += 1
+        appended += 1
         if buffer.count >= runSize, directory != nil { writeRun() }
     }
 
-    public func append(contentsOf values: some Sequence<Element>) {
+    @inlinable public func append(contentsOf values: some Sequence<Element>) {
         for value in values { append(value) }
     }
 
     /// Sorts the buffer and writes it as a run; where no file can be made, keeps it (and all
     /// that comes after: no more runs are tried).
-    private func writeRun() {
+    @inlinable func writeRun() {
         if runs == nil { runs = RecordFile(in: directory, prefix: prefix, chunk: Self.mergeChunk) }
         guard let runs, runs.spills else { return }
         buffer.sort(by: areInIncreasingOrder)
@@ -66,7 +67,7 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     /// Calls `body` with every record, in order, once: the records are let go as they are given.
-    public func forEachInOrder(_ body: (Element) -> Void) {
+    @inlinable public func forEachInOrder(_ body: (Element) -> Void) {
         buffer.sort(by: areInIncreasingOrder)
         guard var runs, !bounds.isEmpty else {
             let values = buffer
@@ -100,7 +101,7 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
 
     /// `cursors`' records merged by a heap of their next records; equal records come from the
     /// earlier cursor first, so the merge of runs given in the order they were made is stable.
-    private func merge(_ cursors: [Cursor], _ body: (Element) -> Void) {
+    @inlinable func merge(_ cursors: [Cursor], _ body: (Element) -> Void) {
         var cursors = cursors
         let less = areInIncreasingOrder
         var heap = MergeHeap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c, less: less) } })
@@ -115,28 +116,33 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
     }
 
     /// A cursor's next record, in the merge's heap: ordered by the record, then by cursor.
-    struct Next: Comparable {
-        var value: Element
-        var cursor: Int
-        var less: (Element, Element) -> Bool
-        static func < (a: Next, b: Next) -> Bool {
+    @usableFromInline struct Next: Comparable {
+        @usableFromInline var value: Element
+        @usableFromInline var cursor: Int
+        @usableFromInline var less: (Element, Element) -> Bool
+        @inlinable init(value: Element, cursor: Int, less: @escaping (Element, Element) -> Bool) {
+            self.value = value
+            self.cursor = cursor
+            self.less = less
+        }
+        @inlinable static func < (a: Next, b: Next) -> Bool {
             if a.less(a.value, b.value) { return true }
             if a.less(b.value, a.value) { return false }
             return a.cursor < b.cursor
         }
-        static func == (a: Next, b: Next) -> Bool { a.cursor == b.cursor }
+        @inlinable static func == (a: Next, b: Next) -> Bool { a.cursor == b.cursor }
     }
 
     /// A run read a chunk at a time, or the records held in memory.
-    struct Cursor {
-        let file: RecordFile<Element>?
-        var index: Int
-        let end: Int
-        var values: [Element]
+    @usableFromInline struct Cursor {
+        @usableFromInline let file: RecordFile<Element>?
+        @usableFromInline var index: Int
+        @usableFromInline let end: Int
+        @usableFromInline var values: [Element]
         /// The index of `values[0]`.
-        var base: Int
+        @usableFromInline var base: Int
 
-        init(file: RecordFile<Element>, range: Range<Int>) {
+        @inlinable init(file: RecordFile<Element>, range: Range<Int>) {
             self.file = file
             index = range.lowerBound
             end = range.upperBound
@@ -145,7 +151,7 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
             load()
         }
 
-        init(values: [Element]) {
+        @inlinable init(values: [Element]) {
             file = nil
             index = 0
             end = values.count
@@ -153,16 +159,16 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
             base = 0
         }
 
-        var current: Element? { index < end ? values[index - base] : nil }
+        @inlinable var current: Element? { index < end ? values[index - base] : nil }
 
-        mutating func advance() -> Element? {
+        @inlinable mutating func advance() -> Element? {
             index += 1
             if index < end, index - base >= values.count { load() }
             return current
         }
 
         /// The chunk `index` is in.
-        mutating func load() {
+        @inlinable mutating func load() {
             guard let file, index < end else { return }
             let k = index / file.chunk
             values = file.records(inChunk: k)

@@ -77,31 +77,49 @@ public struct Merger {
     /// Adds every line of one input. Blank lines are skipped; anything else must be a JSON object
     /// with `"type"` of `finding`, `summary` or `identifier`.
     public mutating func add(_ text: String, source: String) throws(MergeError) {
-        var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            try add(line: line, number: number, source: source)
-        }
+        var chunk: Data? = Data(text.utf8)
+        try add(chunks: { () throws(MergeError) -> Data? in
+            defer { chunk = nil }
+            return chunk
+        }, source: source)
     }
 
     /// Adds every line `handle` reads, to its end, 64 KiB at a time (a file, standard input).
     public mutating func add(reading handle: FileHandle, source: String) throws(MergeError) {
-        var pending: [UInt8] = []
         var number = 0
-        while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 16) ?? Data() } catch {
+        try add(chunks: { () throws(MergeError) -> Data? in
+            do { return try handle.read(upToCount: 1 << 16) } catch {
                 throw MergeError(source: source, line: number + 1, reason: "cannot read: \(error.localizedDescription)")
             }
-            if chunk.isEmpty { break }
+        }, source: source, lineNumber: { number = $0 })
+    }
+
+    /// The longest line an input may have: a record of `lint`'s is a few KiB at most.
+    static let maxLine = 64 << 20
+
+    /// Adds the lines of the bytes `next` gives until it gives nil or nothing, split at each
+    /// `\n` (a `\r` before it is whitespace to the JSON parser), each byte looked at once; tells
+    /// `lineNumber` the last line taken.
+    private mutating func add(chunks next: () throws(MergeError) -> Data?, source: String,
+                              lineNumber: (Int) -> Void = { _ in }) throws(MergeError) {
+        var pending: [UInt8] = []
+        var scanned = 0  // bytes of `pending` known to hold no newline
+        var number = 0
+        while let chunk = try next(), !chunk.isEmpty {
             pending.append(contentsOf: chunk)
             var start = 0
-            while let newline = pending[start...].firstIndex(of: 0x0A) {
+            while let newline = pending[(start + scanned)...].firstIndex(of: 0x0A) {
                 number += 1
+                lineNumber(number)
                 try add(line: Substring(String(decoding: pending[start..<newline], as: UTF8.self)), number: number, source: source)
                 start = newline + 1
+                scanned = 0
             }
             pending.removeSubrange(..<start)
+            scanned = pending.count
+            if pending.count > Self.maxLine {
+                throw MergeError(source: source, line: number + 1, reason: "a line longer than \(Self.maxLine >> 20) MiB: not a livelint JSON Lines record")
+            }
         }
         if !pending.isEmpty { try add(line: Substring(String(decoding: pending, as: UTF8.self)), number: number + 1, source: source) }
     }
@@ -126,9 +144,11 @@ public struct Merger {
             for key in ["files", "pairs", "baselined"] where !(object[key] is Int) && object[key] != nil {
                 throw MergeError(source: source, line: number, reason: "summary field '\(key)' is not a number")
             }
-            summary.files += object["files"] as? Int ?? 0
-            summary.pairs += object["pairs"] as? Int ?? 0
-            summary.baselined += object["baselined"] as? Int ?? 0
+            for (key, total) in [("files", \LintSummary.files), ("pairs", \.pairs), ("baselined", \.baselined)] {
+                let (sum, overflow) = summary[keyPath: total].addingReportingOverflow(object[key] as? Int ?? 0)
+                if overflow { throw MergeError(source: source, line: number, reason: "summary field '\(key)' is too large") }
+                summary[keyPath: total] = sum
+            }
         case "identifier":
             guard let id = object["id"] as? String, let kindText = object["kind"] as? String,
                   let kind = FileKind(rawValue: kindText), kind == .still || kind == .movie,
@@ -146,7 +166,7 @@ public struct Merger {
 
     /// The findings of every job (each distinct one once) plus the cross-job duplicates, sorted,
     /// with the summary recounted. Once: the lists are let go as they are read.
-    public func result() -> LintResult {
+    public consuming func result() -> LintResult {
         let documentation = builtinRegistry.rule("duplicate-identifier")?.description.documentation ?? ""
         var id: String?
         var stills = Set<JobPath>(), movies = Set<JobPath>()

@@ -1,6 +1,6 @@
 import Foundation
 import LiveLintEngine
-import LiveLintKit
+@testable import LiveLintKit
 import Testing
 
 /// Folding the JSON Lines of several lint jobs, as a library.
@@ -93,6 +93,44 @@ import Testing
             Issue.record("an unknown record type was accepted")
         } catch {
             #expect(error.line == 3 && error.description == "x.jsonl:3: unknown record type 'nothing'")
+        }
+    }
+
+    /// Lines ending in CRLF, an empty input, a line longer than a read (64 KiB), findings alike in
+    /// the report's order but for their fix hint (each kept, in the order met; the same twice is
+    /// one): all merge, from a text as from a file; a line with no end past 64 MiB is an error.
+    @Test func linesOfAnyShapeMerge() throws {
+        let long = String(repeating: "é", count: 50_000)  // 100 KB of message
+        func finding(_ hint: String, _ message: String = "m") -> String {
+            #"{"documentation":"d","files":["a.JPG"],"fixHint":"\#(hint)","message":"\#(message)","rule":"orphan-still","severity":"warning","type":"finding"}"#
+        }
+        let text = [finding("second"), finding("first"), finding("second"), finding("x", long), #"{"files":2,"type":"summary"}"#]
+            .joined(separator: "\r\n") + "\r\n"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("crlf.jsonl"), empty = dir.appendingPathComponent("empty.jsonl")
+        try Data(text.utf8).write(to: file)
+        try Data().write(to: empty)
+        var fromText = Merger(scratch: nil)
+        try fromText.add(text, source: "crlf.jsonl")
+        try fromText.add("", source: "empty.jsonl")
+        var fromFiles = Merger(scratch: NSTemporaryDirectory(), runSize: 1)
+        try fromFiles.add(reading: try #require(FileHandle(forReadingAtPath: file.path)), source: "crlf.jsonl")
+        try fromFiles.add(reading: try #require(FileHandle(forReadingAtPath: empty.path)), source: "empty.jsonl")
+        let a = fromText.result(), b = fromFiles.result()
+        #expect(a == b && a.summary.files == 2)
+        #expect(a.findings.map(\.fixHint) == ["second", "first", "x"], "alike findings in the order met, each once")
+        #expect(a.findings.last?.message == long)
+        let endless = dir.appendingPathComponent("endless.jsonl")
+        try Data(repeating: UInt8(ascii: "x"), count: Merger.maxLine + 1).write(to: endless)
+        var merger = Merger()
+        let handle = try #require(FileHandle(forReadingAtPath: endless.path))
+        do {
+            try merger.add(reading: handle, source: "endless.jsonl")
+            Issue.record("a line without end was taken")
+        } catch {
+            #expect(error.description == "endless.jsonl:1: a line longer than 64 MiB: not a livelint JSON Lines record")
         }
     }
 }

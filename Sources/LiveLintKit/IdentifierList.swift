@@ -25,18 +25,6 @@ public enum IdentifierList {
         }
     }
 
-    public static func records(_ files: some Sequence<FileSummary>, shard: String) -> [Record] {
-        var out: [Record] = []
-        sorted(files, shard: shard, scratch: nil) { out.append($0) }
-        return out
-    }
-
-    public static func render(_ records: [Record]) -> String {
-        var out = ""
-        for r in records { out += line(r) }
-        return out
-    }
-
     /// The list of `files` written to `sink` a line at a time (about 64 KiB a piece), its records
     /// sorted on disk in `scratch` past a run's worth (nil: in memory): a sharded million's list
     /// is not held whole (issue 13).

@@ -96,7 +96,7 @@ let package = Package(
         ),
         .target(name: "LiveLintEngine", dependencies: ["LiveModel", "ScratchFiles", .product(name: "Yams", package: "Yams")]),
         .target(name: "Rules", dependencies: ["LiveModel", "LiveLintEngine"], path: "Rules"),
-        .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine"]),
+        .target(name: "Reporters", dependencies: ["LiveModel", "LiveLintEngine", "ScratchFiles"]),
         .target(
             name: "LiveLintKit",
             dependencies: ["LiveModel", "ISOBMFF", "ScratchFiles", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters", "CSQLite"]
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "LiveReadersTests", dependencies: ["LiveReaders", "LiveWriters", "LiveModel", "ISOBMFF", "AppleMakerNote", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "LiveLintEngine", "LiveModel"]),
         .testTarget(name: "LiveLintEngineTests", dependencies: ["LiveLintEngine", "Rules", "LiveModel", "TestSupport"]),
-        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LiveLintEngine", "LiveModel", "Rules"], exclude: ["Golden"]),
+        .testTarget(name: "ReportersTests", dependencies: ["Reporters", "LiveLintEngine", "LiveModel", "Rules", "TestSupport"], exclude: ["Golden"]),
         .testTarget(
             name: "HostileInputTests",
             dependencies: [

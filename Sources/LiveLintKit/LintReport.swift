@@ -17,6 +17,9 @@ public struct LintReport: Sendable {
         self.format = format
         self.failOn = failOn
         self.options = options
+        // A text report groups a library's findings under its pairs on disk, where the scan keeps
+        // its own lists.
+        if self.options.scratchDirectory == nil { self.options.scratchDirectory = ScanRecords.temporaryDirectory }
         self.rules = rules
         self.toolVersion = toolVersion
     }

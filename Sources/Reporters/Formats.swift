@@ -43,6 +43,11 @@ public struct LintReportOptions: Sendable {
     public var documentationBaseURI: String?
     /// HTML: thumbnails, consumer outcomes, the page's nonce and page size.
     public var html: HTMLReportInput
+    /// Text: where the grouping of findings under their pairs sorts its lists past a run's worth
+    /// (nil: in memory), so that a library-sized report is not grouped in memory.
+    public var scratchDirectory: String?
+    /// The runs' size for those lists (nil: their default; small in the tests).
+    public var scratchRun: Int?
 
     public init(verbose: Bool = false, color: Bool = false, informationURI: String? = nil,
                 documentationBaseURI: String? = nil, html: HTMLReportInput = HTMLReportInput()) {
@@ -105,15 +110,16 @@ public enum LintReporters {
     }
 
     /// What ``render(_:format:rules:toolVersion:failOn:options:)`` returns, handed to `sink` in
-    /// order, in pieces where the format allows it (JSON, JSON Lines, GitHub and HTML are written
-    /// a piece at a time, so a library-sized report is never held whole); other formats arrive as
-    /// one piece.
+    /// order, in pieces where the format allows it (JSON, JSON Lines, GitHub, HTML and text are
+    /// written a piece at a time, so a library-sized report is never held whole); other formats
+    /// arrive as one piece.
     public static func write(_ result: LintResult, format: LintReportFormat, rules: [RuleSummary] = [],
                              toolVersion: String, failOn: Severity = .error,
                              options: LintReportOptions = LintReportOptions(), to sink: (String) -> Void) {
         switch format {
         case .json: LintJSONReporter.write(result, toolVersion: toolVersion, to: sink)
         case .jsonl: LintJSONLinesReporter.write(result, toolVersion: toolVersion, to: sink)
+        case .text: LintTextReporter.write(result, options: options, to: sink)
         case .github: GitHubReporter.write(result, to: sink)
         case .html: HTMLReporter.write(result, rules: rules, toolVersion: toolVersion, options: options, to: sink)
         default:

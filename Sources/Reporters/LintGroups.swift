@@ -1,4 +1,5 @@
 import LiveLintEngine
+import ScratchFiles
 
 /// Findings sorted under the pair they concern, the rest kept as scan-wide.
 ///
@@ -46,5 +47,110 @@ struct LintGroups {
     static func archive(of path: String) -> String {
         guard let bang = path.firstIndex(of: "!") else { return path }
         return String(path[..<bang])
+    }
+}
+
+extension LintGroups {
+    /// The same grouping, without holding the library (issue 13: a text report of a million
+    /// files): `pair` is called with each pair in order and the findings it takes (in report
+    /// order), then `scanWide` with each scan-wide finding in order. The lists it needs are sorted
+    /// in `scratch` past a run's worth (nil: in memory): every path of every pair beside the pair
+    /// (sorted by path, joined with the findings, which are sorted by first file already), and each
+    /// finding beside the pair that takes it (sorted by pair). Returns the longest rule id of the
+    /// scan-wide findings, which their lines are aligned to, before they are handed over.
+    static func stream(_ result: LintResult, scratch: String?, runSize: Int? = nil,
+                       pair body: (PairRecord, [Finding]) -> Void, scanWideRuleWidth: (Int) -> Void,
+                       scanWide: (Finding) -> Void) {
+        let paths = SortedRecords<PathOfPair>(spillingIn: scratch, prefix: "livelint-report-paths", runSize: runSize) { $0.path < $1.path }
+        for (i, pair) in result.pairs.enumerated() {
+            var seen = Set<String>()
+            for path in [pair.still, pair.movie].compactMap({ $0 }) {
+                for p in [path, archive(of: path)] where seen.insert(p).inserted { paths.append(PathOfPair(path: p, pair: i)) }
+            }
+        }
+        let findings = result.findings
+        let taken = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-report-taken", runSize: runSize)
+        let wide = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-report-wide", runSize: runSize)
+        var ruleWidth = 0
+        func markScanWide(_ j: Int) {
+            wide.append(UInt64(j))
+            ruleWidth = max(ruleWidth, findings[j].ruleID.count)
+        }
+        // Findings whose first file comes before `path` have no pair holding it.
+        var next = 0
+        var candidates: [Int] = []
+        var current: String?
+        func take(upTo path: String?) {
+            while next < findings.count {
+                let finding = findings[next]
+                let first = finding.files.first ?? ""
+                if let current, first == current {
+                    let holds = { (i: Int) -> Bool in
+                        let pair = result.pairs[i]
+                        let own = [pair.still, pair.movie].compactMap { $0 }
+                        return finding.files.allSatisfy { f in own.contains { $0 == f || archive(of: $0) == f } }
+                    }
+                    if let i = candidates.first(where: holds) { taken.append(UInt64(i) << 32 | UInt64(next)) } else { markScanWide(next) }
+                } else if let path, !(first < path) {
+                    return
+                } else {
+                    markScanWide(next)
+                }
+                next += 1
+            }
+        }
+        paths.forEachInOrder { entry in
+            guard entry.path != current else {
+                candidates.append(entry.pair)
+                return
+            }
+            take(upTo: entry.path)
+            current = entry.path
+            candidates = [entry.pair]
+        }
+        take(upTo: nil)
+        // The pairs in order, each with what it took.
+        var i = 0
+        var own: [Finding] = []
+        taken.forEachInOrder { entry in
+            let p = Int(entry >> 32)
+            while i < p {
+                body(result.pairs[i], own)
+                own = []
+                i += 1
+            }
+            own.append(findings[Int(entry & 0xFFFF_FFFF)])
+        }
+        while i < result.pairs.count {
+            body(result.pairs[i], own)
+            own = []
+            i += 1
+        }
+        scanWideRuleWidth(ruleWidth)
+        wide.forEachInOrder { scanWide(findings[Int($0)]) }
+    }
+
+    /// A path of a pair (a half, or the archive holding it), for the join with the findings.
+    struct PathOfPair: ScratchRecord {
+        var path: String
+        var pair: Int
+
+        func encode(into bytes: inout [UInt8]) {
+            var w = RecordWriter(bytes: consume bytes)
+            w.string(path)
+            w.number(UInt64(pair))
+            bytes = w.bytes
+        }
+
+        init?(decoding bytes: UnsafeRawBufferPointer) {
+            var r = RecordReader(bytes: bytes)
+            guard let path = r.string(), let pair = r.number(), pair < UInt64(Int32.max), r.atEnd else { return nil }
+            self.init(path: path, pair: Int(pair))
+        }
+
+        init(path: String, pair: Int) {
+            self.path = path
+            self.pair = pair
+        }
     }
 }

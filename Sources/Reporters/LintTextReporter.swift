@@ -1,37 +1,100 @@
 import LiveLintEngine
+import ScratchFiles
 
 /// `livelint lint` for people: a block per pair with findings (its files, identifier and how it
 /// was paired, then each finding with its fix hint indented), scan-wide findings, and one
 /// summary line. Clean pairs are listed only with `verbose`.
 public enum LintTextReporter {
     public static func render(_ result: LintResult, options: LintReportOptions = LintReportOptions()) -> String {
-        let style = Style(enabled: options.color)
-        let groups = LintGroups(result)
-        var blocks: [[String]] = []
+        var out = ""
+        write(result, options: options) { out += $0 }
+        return out
+    }
 
-        for group in groups.pairs where !group.findings.isEmpty || showsVerdicts(group.pair) {
-            blocks.append(pairHeader(group.pair, style: style) + findingLines(group.findings, showFiles: false, style: style)
-                          + consumerLines(group.pair.consumers, style: style))
-        }
-        if !groups.scanWide.isEmpty {
-            blocks.append([style.bold("Scan-wide")] + findingLines(groups.scanWide, showFiles: true, style: style))
-        }
-        if options.verbose {
-            let clean = groups.pairs.filter { $0.findings.isEmpty }
-            if !clean.isEmpty {
-                let rows = clean.map { g in
-                    [style.green("ok"), Text.clean(g.pair.still ?? "—"), Text.clean(g.pair.movie ?? "—"),
-                     g.pair.pairedBy.rawValue]
-                }
-                blocks.append([style.bold("Clean pairs")] + Text.table(rows, indent: "  "))
+    /// The text ``render(_:options:)`` returns, handed to `sink` about 64 KiB at a time, in order:
+    /// the findings are grouped under their pairs by lists sorted in `options.scratchDirectory`
+    /// (``LintGroups/stream(_:scratch:runSize:pair:scanWideRuleWidth:scanWide:)``), and the clean
+    /// pairs `verbose` lists wait there too, so a library-sized report is not held (issue 13).
+    public static func write(_ result: LintResult, options: LintReportOptions = LintReportOptions(),
+                             to sink: (String) -> Void) {
+        let style = Style(enabled: options.color)
+        var out = ""
+        var blocks = 0
+        func flush() {
+            if out.utf8.count >= 1 << 16 {
+                sink(out)
+                out = ""
             }
         }
-
-        var out = blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
-        if !out.isEmpty { out += "\n\n" }
+        // A block after the one before, a blank line between.
+        func startBlock(_ first: String) {
+            if blocks > 0 { out += "\n\n" }
+            blocks += 1
+            out += first
+        }
+        func line(_ text: String) {
+            out += "\n" + text
+            flush()
+        }
+        // The clean pairs' rows (`verbose`), their columns' widths as they come.
+        let clean = options.verbose ? RecordFile<Row>(in: options.scratchDirectory, prefix: "livelint-report-clean") : nil
+        var widths = [0, 0, 0]
+        var wideRuleWidth = 0
+        var anyWide = false
+        LintGroups.stream(result, scratch: options.scratchDirectory, runSize: options.scratchRun, pair: { pair, findings in
+            if !findings.isEmpty || showsVerdicts(pair) {
+                let header = pairHeader(pair, style: style)
+                startBlock(header[0])
+                for text in header.dropFirst() + findingLines(findings, showFiles: false, style: style)
+                    + consumerLines(pair.consumers, style: style) { line(text) }
+            }
+            if let clean, findings.isEmpty {
+                let row = Row(cells: [style.green("ok"), Text.clean(pair.still ?? "—"), Text.clean(pair.movie ?? "—"),
+                                      pair.pairedBy.rawValue])
+                for i in widths.indices { widths[i] = max(widths[i], row.cells[i].count) }
+                clean.append(row)
+            }
+        }, scanWideRuleWidth: { wideRuleWidth = $0 }, scanWide: { finding in
+            if !anyWide {
+                anyWide = true
+                startBlock(style.bold("Scan-wide"))
+            }
+            for text in findingLines(finding, ruleWidth: wideRuleWidth, showFiles: true, style: style) { line(text) }
+        })
+        if let clean, clean.count > 0 {
+            startBlock(style.bold("Clean pairs"))
+            clean.forEach { line(Text.tableLine($0.cells, widths: widths + [0], indent: "  ")) }
+        }
+        if blocks > 0 { out += "\n\n" }
         out += summaryLine(result.summary) + "\n"
         for line in consumerSummaryLines(result.summary) { out += line + "\n" }
-        return out
+        sink(out)
+    }
+
+    /// A clean pair's row, kept on disk until the table is written.
+    struct Row: ScratchRecord {
+        var cells: [String]
+
+        func encode(into bytes: inout [UInt8]) {
+            var w = RecordWriter(bytes: consume bytes)
+            w.count(cells.count)
+            for cell in cells { w.string(cell) }
+            bytes = w.bytes
+        }
+
+        init?(decoding bytes: UnsafeRawBufferPointer) {
+            var r = RecordReader(bytes: bytes)
+            guard let n = r.count() else { return nil }
+            var cells: [String] = []
+            for _ in 0..<n {
+                guard let cell = r.string() else { return nil }
+                cells.append(cell)
+            }
+            guard r.atEnd else { return nil }
+            self.init(cells: cells)
+        }
+
+        init(cells: [String]) { self.cells = cells }
     }
 
     /// One line per requested consumer: `Immich: 1,204 live, 37 split, 2 ambiguous`.
@@ -90,24 +153,27 @@ public enum LintTextReporter {
     }
 
     private static func findingLines(_ findings: [Finding], showFiles: Bool, style: Style) -> [String] {
-        let severityWidth = Severity.allCases.map(\.rawValue.count).max() ?? 7
         let ruleWidth = findings.map(\.ruleID.count).max() ?? 0
+        return findings.flatMap { findingLines($0, ruleWidth: ruleWidth, showFiles: showFiles, style: style) }
+    }
+
+    /// A finding's lines, its rule id padded to `ruleWidth`.
+    private static func findingLines(_ f: Finding, ruleWidth: Int, showFiles: Bool, style: Style) -> [String] {
+        let severityWidth = Severity.allCases.map(\.rawValue.count).max() ?? 7
         let hang = String(repeating: " ", count: 2 + severityWidth + 2 + ruleWidth + 2)
         var lines: [String] = []
-        for f in findings {
-            let sev = f.severity.rawValue.padding(toLength: severityWidth, withPad: " ", startingAt: 0)
-            let rule = f.ruleID.padding(toLength: ruleWidth, withPad: " ", startingAt: 0)
-            let message = Text.lines(f.message)
-            lines.append("  \(colored(sev, f.severity, style))  \(rule)  \(message.first ?? "")")
-            lines += message.dropFirst().map { hang + $0 }
-            if showFiles, !f.files.isEmpty {
-                lines.append(hang + style.dim("files: ") + f.files.map(Text.clean).joined(separator: ", "))
-            }
-            if let hint = f.fixHint {
-                let hintLines = Text.lines(hint)
-                lines.append(hang + style.dim("fix: ") + (hintLines.first ?? ""))
-                lines += hintLines.dropFirst().map { hang + "     " + $0 }
-            }
+        let sev = f.severity.rawValue.padding(toLength: severityWidth, withPad: " ", startingAt: 0)
+        let rule = f.ruleID.padding(toLength: ruleWidth, withPad: " ", startingAt: 0)
+        let message = Text.lines(f.message)
+        lines.append("  \(colored(sev, f.severity, style))  \(rule)  \(message.first ?? "")")
+        lines += message.dropFirst().map { hang + $0 }
+        if showFiles, !f.files.isEmpty {
+            lines.append(hang + style.dim("files: ") + f.files.map(Text.clean).joined(separator: ", "))
+        }
+        if let hint = f.fixHint {
+            let hintLines = Text.lines(hint)
+            lines.append(hang + style.dim("fix: ") + (hintLines.first ?? ""))
+            lines += hintLines.dropFirst().map { hang + "     " + $0 }
         }
         return lines
     }

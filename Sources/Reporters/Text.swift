@@ -90,18 +90,22 @@ enum Text {
         for row in rows {
             for (i, cell) in row.enumerated() where i < row.count - 1 { widths[i] = max(widths[i], cell.count) }
         }
-        return rows.map { row in
-            var line = indent
-            for (i, cell) in row.enumerated() {
-                if i < row.count - 1 {
-                    line += cell + String(repeating: " ", count: widths[i] - cell.count) + "  "
-                } else {
-                    line += cell
-                }
+        return rows.map { tableLine($0, widths: widths, indent: indent) }
+    }
+
+    /// One row of ``table(_:indent:minFirstWidth:)``, its columns padded to `widths` (the last
+    /// one not), trailing blanks trimmed.
+    static func tableLine(_ row: [String], widths: [Int], indent: String) -> String {
+        var line = indent
+        for (i, cell) in row.enumerated() {
+            if i < row.count - 1 {
+                line += cell + String(repeating: " ", count: widths[i] - cell.count) + "  "
+            } else {
+                line += cell
             }
-            while line.last == " " { line.removeLast() }
-            return line
         }
+        while line.last == " " { line.removeLast() }
+        return line
     }
 
     /// English plural for counts in summaries: `1 error`, `2 errors`.

@@ -7,8 +7,13 @@ public struct RecordWriter {
 
     public mutating func byte(_ b: UInt8) { bytes.append(b) }
 
-    public mutating func count(_ n: Int) {
-        var v = UInt64(n)
+    /// A count or a length (read back by ``RecordReader/count()``, which refuses one larger than
+    /// the record).
+    public mutating func count(_ n: Int) { number(UInt64(n)) }
+
+    /// Any number, as LEB128 (read back by ``RecordReader/number()``).
+    public mutating func number(_ n: UInt64) {
+        var v = n
         while v >= 0x80 {
             bytes.append(UInt8(v & 0x7F) | 0x80)
             v >>= 7
@@ -52,13 +57,19 @@ public struct RecordReader {
         return bytes[at]
     }
 
+    /// A count or a length: nil when it is larger than the whole record (it cannot be one).
     public mutating func count() -> Int? {
+        number().flatMap { $0 <= UInt64(bytes.count) ? Int($0) : nil }
+    }
+
+    /// A number ``RecordWriter/number(_:)`` wrote.
+    public mutating func number() -> UInt64? {
         var v: UInt64 = 0
         var shift: UInt64 = 0
         while let b = byte() {
-            guard shift < 63 else { return nil }
+            guard shift < 64 else { return nil }
             v |= UInt64(b & 0x7F) << shift
-            if b < 0x80 { return v <= UInt64(bytes.count) ? Int(v) : nil }
+            if b < 0x80 { return v }
             shift += 7
         }
         return nil

@@ -1,4 +1,5 @@
 import LiveLintEngine
+import ScratchFiles
 
 /// `livelint lint --reporter junit`: one `<testsuite name="livelint">` with one test case per
 /// pair (named by its still, else its movie; class `livelint.pair`) and one per rule with
@@ -7,33 +8,40 @@ import LiveLintEngine
 /// `failOn`; findings below it are listed in `<system-out>`.
 public enum JUnitReporter {
     public static func render(_ result: LintResult, failOn: Severity = .error) -> String {
-        let groups = LintGroups(result)
-        var cases: [(className: String, name: String, findings: [Finding])] = groups.pairs.map {
-            ("livelint.pair", $0.name, $0.findings)
-        }
-        var scanRules: [String] = []
-        var scanFindings: [String: [Finding]] = [:]
-        for f in groups.scanWide {
-            if scanFindings[f.ruleID] == nil { scanRules.append(f.ruleID) }
-            scanFindings[f.ruleID, default: []].append(f)
-        }
-        cases += scanRules.map { ("livelint.scan", $0, scanFindings[$0] ?? []) }
+        var out = ""
+        write(result, failOn: failOn) { out += $0 }
+        return out
+    }
 
-        let failures = cases.filter { c in c.findings.contains { $0.severity >= failOn } }.count
-        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\""
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"livelint\" \(counts)>\n"
-        out += "  <testsuite name=\"livelint\" \(counts) skipped=\"0\">\n"
-        for c in cases {
-            let open = "    <testcase classname=\"\(c.className)\" name=\"\(escape(c.name))\""
-            let failing = c.findings.filter { $0.severity >= failOn }
-            let passing = c.findings.filter { $0.severity < failOn }
-            if c.findings.isEmpty {
-                out += open + "/>\n"
-                continue
+    /// The document ``render(_:failOn:)`` returns, handed to `sink` about 64 KiB at a time. The
+    /// suite's counts come first but are known only at the end: the test cases wait in a
+    /// temporary file in `scratch` (nil: in memory) meanwhile, the findings grouped under their
+    /// pairs by lists sorted there too (``LintGroups/stream(_:scratch:runSize:pair:scanWideRuleWidth:scanWide:)``),
+    /// and the scan-wide ones sorted by rule there: a library-sized report is not held (issue 13).
+    public static func write(_ result: LintResult, failOn: Severity = .error, scratch: String? = nil, runSize: Int? = nil,
+                             to sink: (String) -> Void) {
+        let cases = RecordFile<Piece>(in: scratch, prefix: "livelint-report-cases")
+        var pending = ""
+        func keep(_ text: String) {
+            pending += text
+            if pending.utf8.count >= 1 << 16 {
+                cases.append(Piece(text: pending))
+                pending = ""
             }
-            out += open + ">\n"
+        }
+        var tests = 0, failures = 0
+        func testCase(_ className: String, _ name: String, _ findings: [Finding]) {
+            tests += 1
+            let open = "    <testcase classname=\"\(className)\" name=\"\(escape(name))\""
+            let failing = findings.filter { $0.severity >= failOn }
+            let passing = findings.filter { $0.severity < failOn }
+            if findings.isEmpty {
+                keep(open + "/>\n")
+                return
+            }
+            var out = open + ">\n"
             if let worst = failing.map(\.severity).max() {
+                failures += 1
                 let message = failing.count == 1
                     ? failing[0].message
                     : "\(failing.count) findings: " + failing.map(\.ruleID).joined(separator: ", ")
@@ -43,13 +51,75 @@ public enum JUnitReporter {
             if !passing.isEmpty {
                 out += "      <system-out>" + escape(describe(passing), attribute: false) + "</system-out>\n"
             }
-            out += "    </testcase>\n"
+            keep(out + "    </testcase>\n")
         }
-        out += "  </testsuite>\n</testsuites>\n"
-        return out
+        // Scan-wide findings: a case per rule, in the order the rules first come, each with its
+        // findings in order (sorted by that order, stably, on disk).
+        var ranks: [String: Int] = [:]
+        var rules: [String] = []
+        let scanWide = SortedRecords<RankedFinding>(spillingIn: scratch, prefix: "livelint-report-scan", runSize: runSize) {
+            $0.rank < $1.rank
+        }
+        LintGroups.stream(result, scratch: scratch, runSize: runSize, pair: { pair, findings in
+            testCase("livelint.pair", pair.still ?? pair.movie ?? "(empty pair)", findings)
+        }, scanWideRuleWidth: { _ in }, scanWide: { finding in
+            let rank = ranks[finding.ruleID] ?? {
+                rules.append(finding.ruleID)
+                ranks[finding.ruleID] = rules.count - 1
+                return rules.count - 1
+            }()
+            scanWide.append(RankedFinding(rank: rank, finding: finding))
+        })
+        var rank = -1
+        var findings: [Finding] = []
+        scanWide.forEachInOrder { ranked in
+            if ranked.rank != rank, rank >= 0 {
+                testCase("livelint.scan", rules[rank], findings)
+                findings = []
+            }
+            rank = ranked.rank
+            findings.append(ranked.finding)
+        }
+        if rank >= 0 { testCase("livelint.scan", rules[rank], findings) }
+
+        let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\""
+        sink("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"livelint\" \(counts)>\n"
+             + "  <testsuite name=\"livelint\" \(counts) skipped=\"0\">\n")
+        cases.forEach { sink($0.text) }
+        sink(pending + "  </testsuite>\n</testsuites>\n")
     }
 
-    private static func describe(_ findings: [Finding]) -> String {
+    /// A piece of the document, waiting for the counts.
+    struct Piece: ScratchRecord {
+        var text: String
+        func encode(into bytes: inout [UInt8]) { bytes.append(contentsOf: text.utf8) }
+        init?(decoding bytes: UnsafeRawBufferPointer) { text = String(decoding: bytes, as: UTF8.self) }
+        init(text: String) { self.text = text }
+    }
+
+    /// A scan-wide finding with the rank of its rule (the order rules first come in).
+    struct RankedFinding: ScratchRecord {
+        var rank: Int
+        var finding: Finding
+        func encode(into bytes: inout [UInt8]) {
+            var w = RecordWriter(bytes: consume bytes)
+            w.number(UInt64(rank))
+            bytes = w.bytes
+            finding.encode(into: &bytes)
+        }
+        init?(decoding bytes: UnsafeRawBufferPointer) {
+            var r = RecordReader(bytes: bytes)
+            guard let rank = r.number(), rank < UInt64(Int32.max),
+                  let finding = Finding(decoding: UnsafeRawBufferPointer(rebasing: bytes[r.at...])) else { return nil }
+            self.init(rank: Int(rank), finding: finding)
+        }
+        init(rank: Int, finding: Finding) {
+            self.rank = rank
+            self.finding = finding
+        }
+    }
+
+    static func describe(_ findings: [Finding]) -> String {
         findings.map { f in
             var s = "\(f.severity.rawValue) \(f.ruleID): \(f.message)"
             if !f.files.isEmpty { s += "\nfiles: " + f.files.joined(separator: ", ") }

@@ -69,4 +69,65 @@ struct StreamedGroupsTests {
             }
         }
     }
+
+    /// JUnit as it was written from the groups held in memory: the reference for the streamed one.
+    private static func heldJUnit(_ result: LintResult, failOn: Severity) -> String {
+        let groups = LintGroups(result)
+        var cases: [(className: String, name: String, findings: [Finding])] = groups.pairs.map {
+            ("livelint.pair", $0.name, $0.findings)
+        }
+        var scanRules: [String] = []
+        var scanFindings: [String: [Finding]] = [:]
+        for f in groups.scanWide {
+            if scanFindings[f.ruleID] == nil { scanRules.append(f.ruleID) }
+            scanFindings[f.ruleID, default: []].append(f)
+        }
+        cases += scanRules.map { ("livelint.scan", $0, scanFindings[$0] ?? []) }
+        let failures = cases.filter { c in c.findings.contains { $0.severity >= failOn } }.count
+        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\""
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"livelint\" \(counts)>\n"
+        out += "  <testsuite name=\"livelint\" \(counts) skipped=\"0\">\n"
+        for c in cases {
+            let open = "    <testcase classname=\"\(c.className)\" name=\"\(JUnitReporter.escape(c.name))\""
+            let failing = c.findings.filter { $0.severity >= failOn }
+            let passing = c.findings.filter { $0.severity < failOn }
+            if c.findings.isEmpty {
+                out += open + "/>\n"
+                continue
+            }
+            out += open + ">\n"
+            if let worst = failing.map(\.severity).max() {
+                let message = failing.count == 1 ? failing[0].message
+                    : "\(failing.count) findings: " + failing.map(\.ruleID).joined(separator: ", ")
+                out += "      <failure type=\"\(worst.rawValue)\" message=\"\(JUnitReporter.escape(message))\">"
+                out += JUnitReporter.escape(JUnitReporter.describe(failing), attribute: false) + "</failure>\n"
+            }
+            if !passing.isEmpty {
+                out += "      <system-out>" + JUnitReporter.escape(JUnitReporter.describe(passing), attribute: false) + "</system-out>\n"
+            }
+            out += "    </testcase>\n"
+        }
+        return out + "  </testsuite>\n</testsuites>\n"
+    }
+
+    /// JUnit streamed (its cases waiting on disk for the counts, the scan-wide findings sorted by
+    /// rule there) is the document the held groups gave, failing on warnings or on errors.
+    @Test func junitAsHeld() {
+        for seed in UInt64(1)...40 {
+            var result = Self.library(seed: seed)
+            // Some errors among the warnings, so that some cases fail and some pass.
+            result.findings = Findings(result.findings.enumerated().map { i, f in
+                var f = f
+                if i % 3 == 0 { f.severity = .error }
+                return f
+            })
+            for failOn in [Severity.warning, .error] {
+                let expected = Self.heldJUnit(result, failOn: failOn)
+                #expect(JUnitReporter.render(result, failOn: failOn) == expected, "seed \(seed)")
+                var pieces: [String] = []
+                JUnitReporter.write(result, failOn: failOn, scratch: NSTemporaryDirectory(), runSize: 2) { pieces.append($0) }
+                #expect(pieces.joined() == expected, "seed \(seed), on disk")
+            }
+        }
+    }
 }

@@ -61,6 +61,8 @@ extension LintGroups {
     static func stream(_ result: LintResult, scratch: String?, runSize: Int? = nil,
                        pair body: (PairRecord, [Finding]) -> Void, scanWideRuleWidth: (Int) -> Void,
                        scanWide: (Finding) -> Void) {
+        let findings = result.findings
+        precondition(findings.count < 1 << 32 && result.pairs.count < Int(Int32.max), "a report's pairs and findings are counted in 32 bits")
         let paths = SortedRecords<PathOfPair>(spillingIn: scratch, prefix: "livelint-report-paths", runSize: runSize) { $0.path < $1.path }
         for (i, pair) in result.pairs.enumerated() {
             var seen = Set<String>()
@@ -68,34 +70,48 @@ extension LintGroups {
                 for p in [path, archive(of: path)] where seen.insert(p).inserted { paths.append(PathOfPair(path: p, pair: i)) }
             }
         }
-        let findings = result.findings
-        let taken = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-report-taken", runSize: runSize)
+        // Each finding a pair takes, sorted by that pair (findings in report order within it).
+        let taken = SortedRecords<TakenFinding>(spillingIn: scratch, prefix: "livelint-report-taken", runSize: runSize) {
+            $0.pair < $1.pair
+        }
         let wide = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-report-wide", runSize: runSize)
         var ruleWidth = 0
-        func markScanWide(_ j: Int) {
+        func markScanWide(_ j: Int, _ finding: Finding) {
             wide.append(UInt64(j))
-            ruleWidth = max(ruleWidth, findings[j].ruleID.count)
+            ruleWidth = max(ruleWidth, finding.ruleID.count)
         }
-        // Findings whose first file comes before `path` have no pair holding it.
+        // The findings from `next` on whose first file comes before `path` (the next pair path):
+        // those whose first file is `current` go to the first of its pairs holding all their files,
+        // the others, held by no pair, are scan-wide.
         var next = 0
         var candidates: [Int] = []
         var current: String?
+        var previousFirst: String?
+        var inOrder = true
         func take(upTo path: String?) {
             while next < findings.count {
                 let finding = findings[next]
                 let first = finding.files.first ?? ""
-                if let current, first == current {
+                if let previousFirst, first < previousFirst { inOrder = false }
+                if let current, first == current, !finding.files.isEmpty {
+                    // A finding about `current` alone is held by its first pair; others are looked up.
                     let holds = { (i: Int) -> Bool in
                         let pair = result.pairs[i]
                         let own = [pair.still, pair.movie].compactMap { $0 }
                         return finding.files.allSatisfy { f in own.contains { $0 == f || archive(of: $0) == f } }
                     }
-                    if let i = candidates.first(where: holds) { taken.append(UInt64(i) << 32 | UInt64(next)) } else { markScanWide(next) }
+                    let alone = finding.files.allSatisfy { $0 == current }
+                    if let i = alone ? candidates.first : candidates.first(where: holds) {
+                        taken.append(TakenFinding(pair: i, finding: finding))
+                    } else {
+                        markScanWide(next, finding)
+                    }
                 } else if let path, !(first < path) {
                     return
                 } else {
-                    markScanWide(next)
+                    markScanWide(next, finding)
                 }
+                previousFirst = first
                 next += 1
             }
         }
@@ -109,17 +125,25 @@ extension LintGroups {
             candidates = [entry.pair]
         }
         take(upTo: nil)
+        // Findings not in the report's order (a result made by hand) cannot be joined so: grouped
+        // in memory instead.
+        guard inOrder else {
+            let groups = LintGroups(result)
+            for group in groups.pairs { body(group.pair, group.findings) }
+            scanWideRuleWidth(groups.scanWide.map(\.ruleID.count).max() ?? 0)
+            groups.scanWide.forEach(scanWide)
+            return
+        }
         // The pairs in order, each with what it took.
         var i = 0
         var own: [Finding] = []
         taken.forEachInOrder { entry in
-            let p = Int(entry >> 32)
-            while i < p {
+            while i < entry.pair {
                 body(result.pairs[i], own)
                 own = []
                 i += 1
             }
-            own.append(findings[Int(entry & 0xFFFF_FFFF)])
+            own.append(entry.finding)
         }
         while i < result.pairs.count {
             body(result.pairs[i], own)
@@ -128,6 +152,31 @@ extension LintGroups {
         }
         scanWideRuleWidth(ruleWidth)
         wide.forEachInOrder { scanWide(findings[Int($0)]) }
+    }
+
+    /// A finding beside the pair that takes it.
+    struct TakenFinding: ScratchRecord {
+        var pair: Int
+        var finding: Finding
+
+        func encode(into bytes: inout [UInt8]) {
+            var w = RecordWriter(bytes: consume bytes)
+            w.number(UInt64(pair))
+            bytes = w.bytes
+            finding.encode(into: &bytes)
+        }
+
+        init?(decoding bytes: UnsafeRawBufferPointer) {
+            var r = RecordReader(bytes: bytes)
+            guard let pair = r.number(), pair < UInt64(Int32.max),
+                  let finding = Finding(decoding: UnsafeRawBufferPointer(rebasing: bytes[r.at...])) else { return nil }
+            self.init(pair: Int(pair), finding: finding)
+        }
+
+        init(pair: Int, finding: Finding) {
+            self.pair = pair
+            self.finding = finding
+        }
     }
 
     /// A path of a pair (a half, or the archive holding it), for the join with the findings.

@@ -110,14 +110,14 @@ public enum LintTextReporter {
     /// A pair's block shows its verdicts when one is not `live` and the files are meant as a Live
     /// Photo or motion photo: both halves, an archive, an identifier or a verdict other than
     /// `split` (a plain photo with no identifier is not a lone half worth a block).
-    private static func showsVerdicts(_ pair: PairRecord) -> Bool {
+    static func showsVerdicts(_ pair: PairRecord) -> Bool {
         guard pair.consumers.values.contains(where: { $0.outcome != .live }) else { return false }
         return (pair.still != nil && pair.movie != nil) || pair.contentIdentifier != nil
             || pair.consumers.values.contains { $0.outcome != .split }
     }
 
     /// The verdicts that are not `live`, one per consumer, with the reason and the fix.
-    private static func consumerLines(_ verdicts: [String: ConsumerVerdict], style: Style) -> [String] {
+    static func consumerLines(_ verdicts: [String: ConsumerVerdict], style: Style) -> [String] {
         let shown = Consumers.all.compactMap { c in verdicts[c.id].map { (c, $0) } }.filter { $0.1.outcome != .live }
         guard !shown.isEmpty else { return [] }
         let width = shown.map(\.0.id.count).max() ?? 0
@@ -141,7 +141,7 @@ public enum LintTextReporter {
         return line
     }
 
-    private static func pairHeader(_ pair: PairRecord, style: Style) -> [String] {
+    static func pairHeader(_ pair: PairRecord, style: Style) -> [String] {
         let title = [pair.still, pair.movie].compactMap { $0.map(Text.clean) }.joined(separator: " + ")
         let rows: [[String]] = [
             ["still", pair.still.map(Text.clean) ?? "—"],
@@ -152,7 +152,7 @@ public enum LintTextReporter {
         return [style.bold(title.isEmpty ? "(empty pair)" : title)] + Text.table(rows, indent: "  ")
     }
 
-    private static func findingLines(_ findings: [Finding], showFiles: Bool, style: Style) -> [String] {
+    static func findingLines(_ findings: [Finding], showFiles: Bool, style: Style) -> [String] {
         let ruleWidth = findings.map(\.ruleID.count).max() ?? 0
         return findings.flatMap { findingLines($0, ruleWidth: ruleWidth, showFiles: showFiles, style: style) }
     }

@@ -27,13 +27,28 @@ struct StreamedGroupsTests {
             paths += [still, movie].compactMap { $0 }
             if inArchive { paths.append("\(folder)x\(i).livp") }
         }
+        // A top-level name starting with "!" (its "archive" is ""), and a name spelt NFC in one
+        // pair and NFD in another.
+        if Bool.random(using: &generator) {
+            pairs.append(PairRecord(still: "!draft.JPG", movie: nil, contentIdentifier: nil, pairedBy: .unpaired))
+            paths.append("!draft.JPG")
+        }
+        if Bool.random(using: &generator) {
+            pairs.append(PairRecord(still: "d1/Caf\u{E9}.JPG", movie: nil, contentIdentifier: nil, pairedBy: .unpaired))
+            pairs.append(PairRecord(still: "d1/Cafe\u{301}.JPG", movie: "d1/Cafe\u{301}.MOV", contentIdentifier: "ID",
+                                    pairedBy: .contentIdentifier,
+                                    consumers: ["immich": ConsumerVerdict(.split, "no identifier", fix: "livelint fix")]))
+            paths += ["d1/Caf\u{E9}.JPG", "d1/Cafe\u{301}.MOV"]
+        }
         let rules = ["orphan-still", "identifier-mismatch", "duplicate-identifier", "unreadable-file"]
         var findings: [Finding] = []
         for _ in 0..<Int.random(in: 0...300, using: &generator) {
             var files: Set<String> = []
             for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                // Files of no pair: before, between and after the pairs' paths.
                 files.insert(Int.random(in: 0..<6, using: &generator) == 0 || paths.isEmpty
-                             ? "lost/\(Int.random(in: 0..<5, using: &generator)).JPG" : paths.randomElement(using: &generator)!)
+                             ? ["a/", "d2/", "d3/zz", "lost/"].randomElement(using: &generator)! + "\(Int.random(in: 0..<5, using: &generator)).JPG"
+                             : paths.randomElement(using: &generator)!)
             }
             findings.append(Finding(ruleID: rules.randomElement(using: &generator)!, severity: .warning,
                                     message: "m\(Int.random(in: 0..<3, using: &generator))", files: files.sorted(), documentation: "d"))
@@ -59,15 +74,53 @@ struct StreamedGroupsTests {
                 #expect(wide == held.scanWide, "\(label)")
                 #expect(width == (held.scanWide.map(\.ruleID.count).max() ?? 0), "\(label)")
             }
-            // Both ways the text is the same, verbose or not.
+            // The text is the one the held groups gave, verbose or not, coloured or not, in memory
+            // or on disk; and with the findings out of order (grouped in memory then).
+            var shuffled = result
+            var generator = SplitMix(seed: seed)
+            shuffled.findings = Findings(Array(result.findings).shuffled(using: &generator))
             for verbose in [false, true] {
-                var options = LintReportOptions(verbose: verbose)
-                let inMemory = LintTextReporter.render(result, options: options)
-                options.scratchDirectory = NSTemporaryDirectory()
-                options.scratchRun = 2
-                #expect(LintTextReporter.render(result, options: options) == inMemory, "seed \(seed)")
+                for color in [false, true] {
+                    var options = LintReportOptions(verbose: verbose, color: color)
+                    let expected = Self.heldText(result, options: options)
+                    #expect(LintTextReporter.render(result, options: options) == expected, "seed \(seed)")
+                    #expect(LintTextReporter.render(shuffled, options: options) == Self.heldText(shuffled, options: options),
+                            "seed \(seed), out of order")
+                    options.scratchDirectory = NSTemporaryDirectory()
+                    options.scratchRun = 2
+                    #expect(LintTextReporter.render(result, options: options) == expected, "seed \(seed), on disk")
+                }
             }
         }
+    }
+
+    /// The text report as it was rendered from the groups held in memory: the reference.
+    private static func heldText(_ result: LintResult, options: LintReportOptions) -> String {
+        let style = Style(enabled: options.color)
+        let groups = LintGroups(result)
+        var blocks: [[String]] = []
+        for group in groups.pairs where !group.findings.isEmpty || LintTextReporter.showsVerdicts(group.pair) {
+            blocks.append(LintTextReporter.pairHeader(group.pair, style: style)
+                          + LintTextReporter.findingLines(group.findings, showFiles: false, style: style)
+                          + LintTextReporter.consumerLines(group.pair.consumers, style: style))
+        }
+        if !groups.scanWide.isEmpty {
+            blocks.append([style.bold("Scan-wide")] + LintTextReporter.findingLines(groups.scanWide, showFiles: true, style: style))
+        }
+        if options.verbose {
+            let clean = groups.pairs.filter { $0.findings.isEmpty }
+            if !clean.isEmpty {
+                let rows = clean.map { g in
+                    [style.green("ok"), Text.clean(g.pair.still ?? "—"), Text.clean(g.pair.movie ?? "—"), g.pair.pairedBy.rawValue]
+                }
+                blocks.append([style.bold("Clean pairs")] + Text.table(rows, indent: "  "))
+            }
+        }
+        var out = blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n\n")
+        if !out.isEmpty { out += "\n\n" }
+        out += LintTextReporter.summaryLine(result.summary) + "\n"
+        for line in LintTextReporter.consumerSummaryLines(result.summary) { out += line + "\n" }
+        return out
     }
 
     /// JUnit as it was written from the groups held in memory: the reference for the streamed one.

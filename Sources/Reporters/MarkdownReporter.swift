@@ -8,7 +8,8 @@ import LiveLintEngine
 public enum MarkdownReporter {
     public static func render(_ result: LintResult, findingLimit: Int = 200) -> String {
         let s = result.summary
-        let lone = result.pairs.filter { $0.pairedBy == .unpaired }.count
+        var lone = 0
+        for pair in result.pairs where pair.pairedBy == .unpaired { lone += 1 }
         var out = "## livelint: \(escape(result.root))\n\n"
         let verdict = s.errors > 0 ? "❌" : s.warnings > 0 ? "⚠️" : "✅"
         out += "\(verdict) **\(s.errors)** errors, **\(s.warnings)** warnings, **\(s.infos)** infos in \(s.files) files "
@@ -27,17 +28,20 @@ public enum MarkdownReporter {
             out += "| `\(code(id))` | \(v.severity.rawValue) | \(v.count) |\n"
         }
 
-        let ordered = result.findings.enumerated().sorted { a, b in
-            a.element.severity != b.element.severity ? a.element.severity > b.element.severity : a.offset < b.offset
-        }
+        // The first `findingLimit` of each severity, in report order: the most severe first (a
+        // library's findings are not all held to pick them).
+        let limit = max(0, findingLimit)
+        var first: [Severity: [Finding]] = [:]
+        for f in result.findings where first[f.severity, default: []].count < limit { first[f.severity, default: []].append(f) }
+        let ordered = Severity.allCases.reversed().flatMap { first[$0] ?? [] }
         out += "\n| severity | rule | files | message |\n|---|---|---|---|\n"
-        for (_, f) in ordered.prefix(max(0, findingLimit)) {
+        for f in ordered.prefix(limit) {
             var message = escape(f.message)
             if let hint = f.fixHint { message += "<br>*Fix:* " + escape(hint) }
             out += "| \(f.severity.rawValue) | `\(code(f.ruleID))` | \(f.files.map { "`\(code($0))`" }.joined(separator: "<br>")) | \(message) |\n"
         }
-        if ordered.count > findingLimit {
-            out += "\n… and \(ordered.count - findingLimit) more: see the SARIF or JSON report.\n"
+        if result.findings.count > findingLimit {
+            out += "\n… and \(result.findings.count - findingLimit) more: see the SARIF or JSON report.\n"
         }
         return out
     }

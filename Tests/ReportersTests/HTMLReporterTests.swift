@@ -174,4 +174,25 @@ struct MarkdownReporterTests {
         #expect(first?.hasPrefix("| error |") == true)
         #expect(MarkdownReporter.render(Fixtures.cleanResult).hasPrefix("## livelint: \\.\n\n✅ **0** errors"))
     }
+
+    /// The findings listed are the most severe first, each severity in report order, up to the
+    /// limit: what sorting them all by severity gave, without holding them.
+    @Test func theFindingsListedAreTheMostSevereFirst() {
+        let severities: [Severity] = [.info, .error, .warning, .warning, .info, .error, .error, .info, .warning]
+        let findings = severities.enumerated().map { i, s in
+            Finding(ruleID: "r\(i % 3)", severity: s, message: "m\(i)", files: ["f\(i)"], documentation: "d")
+        }
+        let result = LintResult(root: ".", files: [], pairs: [], findings: findings,
+                                summary: LintSummary(files: 9, pairs: 0, errors: 3, warnings: 3, infos: 3))
+        for limit in [0, 1, 2, 4, 9, 20] {
+            let md = MarkdownReporter.render(result, findingLimit: limit)
+            let listed = md.split(separator: "\n").filter { $0.hasPrefix("| error |") || $0.hasPrefix("| warning |") || $0.hasPrefix("| info |") }
+                .compactMap { line in line.split(separator: "|").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+            let expected = findings.enumerated().sorted { a, b in
+                a.element.severity != b.element.severity ? a.element.severity > b.element.severity : a.offset < b.offset
+            }.prefix(limit).map { "m\($0.offset)" }
+            #expect(listed == Array(expected), "limit \(limit)")
+            #expect(md.contains("… and \(9 - limit) more") == (limit < 9), "limit \(limit)")
+        }
+    }
 }

@@ -110,9 +110,8 @@ public enum LintReporters {
     }
 
     /// What ``render(_:format:rules:toolVersion:failOn:options:)`` returns, handed to `sink` in
-    /// order, in pieces where the format allows it (JSON, JSON Lines, GitHub, HTML, text and JUnit
-    /// are written a piece at a time, so a library-sized report is never held whole); SARIF and
-    /// Markdown arrive as one piece.
+    /// order, in pieces where the format allows it (every one but Markdown, a summary of bounded
+    /// size, is written a piece at a time, so a library-sized report is never held whole).
     public static func write(_ result: LintResult, format: LintReportFormat, rules: [RuleSummary] = [],
                              toolVersion: String, failOn: Severity = .error,
                              options: LintReportOptions = LintReportOptions(), to sink: (String) -> Void) {
@@ -121,6 +120,7 @@ public enum LintReporters {
         case .jsonl: LintJSONLinesReporter.write(result, toolVersion: toolVersion, to: sink)
         case .text: LintTextReporter.write(result, options: options, to: sink)
         case .junit: JUnitReporter.write(result, failOn: failOn, scratch: options.scratchDirectory, runSize: options.scratchRun, to: sink)
+        case .sarif: SARIFReporter.write(result, rules: rules, toolVersion: toolVersion, options: options, to: sink)
         case .github: GitHubReporter.write(result, to: sink)
         case .html: HTMLReporter.write(result, rules: rules, toolVersion: toolVersion, options: options, to: sink)
         default:

@@ -14,6 +14,17 @@ public enum SARIFReporter {
 
     public static func render(_ result: LintResult, rules: [RuleSummary], toolVersion: String,
                               options: LintReportOptions = LintReportOptions()) -> String {
+        var out = ""
+        write(result, rules: rules, toolVersion: toolVersion, options: options) { out += $0 }
+        return out
+    }
+
+    /// The document ``render(_:rules:toolVersion:options:)`` returns, handed to `sink` about
+    /// `chunkSize` bytes at a time: the results, which come before the tool in its sorted keys,
+    /// one at a time, so a library-sized report is not held whole (issue 13).
+    public static func write(_ result: LintResult, rules: [RuleSummary], toolVersion: String,
+                             options: LintReportOptions = LintReportOptions(), chunkSize: Int = 1 << 16,
+                             to sink: (String) -> Void) {
         var ruleIndex: [String: Int] = [:]
         for (i, rule) in rules.enumerated() where ruleIndex[rule.id] == nil { ruleIndex[rule.id] = i }
 
@@ -36,27 +47,39 @@ public enum SARIFReporter {
         ]
         if let uri = options.informationURI { driver["informationUri"] = .string(uri) }
 
-        let results: [JSON] = result.findings.map { f in
-            var r: [String: JSON] = [
-                "ruleId": .string(f.ruleID),
-                "level": .string(level(f.severity)),
-                "message": .object(["text": .string(message(f))]),
-                "locations": .array(f.files.map(location)),
-            ]
-            if let i = ruleIndex[f.ruleID] { r["ruleIndex"] = .integer(i) }
-            return .object(r)
+        // `{"$schema", "runs": [{"columnKind", "results", "tool"}], "version"}`, keys in byte
+        // order, pretty-printed as `JSON.pretty()` prints the tree.
+        var out = JSONBytes()
+        out.append("{\n  \"$schema\": ")
+        out.quote(schemaURI)
+        out.append(",\n  \"runs\": [\n    {\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ")
+        if result.findings.isEmpty {
+            out.append("[]")
+        } else {
+            out.append("[")
+            var first = true
+            for f in result.findings {
+                var r: [String: JSON] = [
+                    "ruleId": .string(f.ruleID),
+                    "level": .string(level(f.severity)),
+                    "message": .object(["text": .string(message(f))]),
+                    "locations": .array(f.files.map(location)),
+                ]
+                if let i = ruleIndex[f.ruleID] { r["ruleIndex"] = .integer(i) }
+                out.append(first ? "\n        " as StaticString : ",\n        ")
+                first = false
+                out.append(.object(r), indent: 4)
+                if out.count >= chunkSize {
+                    sink(out.text)
+                    out.bytes.removeAll(keepingCapacity: true)
+                }
+            }
+            out.append("\n      ]")
         }
-
-        let doc: JSON = .object([
-            "$schema": .string(schemaURI),
-            "version": .string("2.1.0"),
-            "runs": .array([.object([
-                "tool": .object(["driver": .object(driver)]),
-                "results": .array(results),
-                "columnKind": .string("unicodeCodePoints"),
-            ])]),
-        ])
-        return doc.pretty() + "\n"
+        out.append(",\n      \"tool\": ")
+        out.append(.object(["driver": .object(driver)]), indent: 3)
+        out.append("\n    }\n  ],\n  \"version\": \"2.1.0\"\n}\n")
+        sink(out.text)
     }
 
     /// SARIF levels: `error`, `warning`, `note`.
@@ -73,7 +96,7 @@ public enum SARIFReporter {
         return f.message + "\nFix: " + hint
     }
 
-    private static func location(_ path: String) -> JSON {
+    static func location(_ path: String) -> JSON {
         let archive = LintGroups.archive(of: path)
         var loc: [String: JSON] = [
             "physicalLocation": .object([

@@ -32,6 +32,61 @@ struct LintJSONStreamingTests {
         }
     }
 
+    /// SARIF written a result at a time is the document built as one tree (its `results` come
+    /// before its `tool` in the sorted keys), with and without findings and links.
+    @Test(arguments: [1, 100, 1 << 16])
+    func sarifPiecesAreTheTreeDocument(chunkSize: Int) {
+        let rules = [RuleSummary(id: "identifier-mismatch", name: "n", summary: "s", defaultSeverity: .error, documentation: "docs/rules/x.md"),
+                     RuleSummary(id: "orphan-still", name: "o", summary: "t", defaultSeverity: .warning, documentation: "https://e/x")]
+        let linked = LintReportOptions(informationURI: "https://example.com", documentationBaseURI: "https://example.com/blob/main/")
+        for result in [Fixtures.lintResult, Fixtures.cleanResult] {
+            for options in [LintReportOptions(), linked] {
+                var pieces: [String] = []
+                SARIFReporter.write(result, rules: rules, toolVersion: "9", options: options, chunkSize: chunkSize) { pieces.append($0) }
+                #expect(pieces.joined() == sarifTree(result, rules: rules, toolVersion: "9", options: options))
+                if chunkSize == 1 { #expect(pieces.count == result.findings.count + 1) }
+            }
+        }
+    }
+
+    /// SARIF as it was built, one JSON tree.
+    private func sarifTree(_ result: LintResult, rules: [RuleSummary], toolVersion: String, options: LintReportOptions) -> String {
+        var ruleIndex: [String: Int] = [:]
+        for (i, rule) in rules.enumerated() where ruleIndex[rule.id] == nil { ruleIndex[rule.id] = i }
+        var driver: [String: JSON] = [
+            "name": .string("livelint"), "version": .string(toolVersion),
+            "rules": .array(rules.map { rule in
+                var r: [String: JSON] = [
+                    "id": .string(rule.id), "name": .string(rule.name),
+                    "shortDescription": .object(["text": .string(rule.summary)]),
+                    "help": .object(["text": .string("Documentation: \(rule.documentation)")]),
+                    "defaultConfiguration": .object(["level": .string(SARIFReporter.level(rule.defaultSeverity))]),
+                ]
+                let link = options.documentationLink(rule.documentation)
+                if link.contains("://") { r["helpUri"] = .string(link) }
+                return .object(r)
+            }),
+        ]
+        if let uri = options.informationURI { driver["informationUri"] = .string(uri) }
+        let results: [JSON] = result.findings.map { f in
+            var r: [String: JSON] = [
+                "ruleId": .string(f.ruleID), "level": .string(SARIFReporter.level(f.severity)),
+                "message": .object(["text": .string(f.fixHint.map { f.message + "\nFix: " + $0 } ?? f.message)]),
+                "locations": .array(f.files.map(SARIFReporter.location)),
+            ]
+            if let i = ruleIndex[f.ruleID] { r["ruleIndex"] = .integer(i) }
+            return .object(r)
+        }
+        let doc: JSON = .object([
+            "$schema": .string(SARIFReporter.schemaURI), "version": .string("2.1.0"),
+            "runs": .array([.object([
+                "tool": .object(["driver": .object(driver)]), "results": .array(results),
+                "columnKind": .string("unicodeCodePoints"),
+            ])]),
+        ])
+        return doc.pretty() + "\n"
+    }
+
     @Test func smallChunksMeanSeveralPieces() {
         var pieces = 0
         LintJSONReporter.write(Fixtures.lintResult, toolVersion: "1", chunkSize: 64) { _ in pieces += 1 }

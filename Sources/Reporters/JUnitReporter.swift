@@ -57,8 +57,9 @@ public enum JUnitReporter {
         // findings in order (sorted by that order, stably, on disk).
         var ranks: [String: Int] = [:]
         var rules: [String] = []
-        let scanWide = SortedRecords<RankedFinding>(spillingIn: scratch, prefix: "livelint-report-scan", runSize: runSize) {
-            $0.rank < $1.rank
+        // Each with the rank of its rule (the order rules first come in).
+        let scanWide = SortedRecords<KeyedFinding>(spillingIn: scratch, prefix: "livelint-report-scan", runSize: runSize) {
+            $0.key < $1.key
         }
         LintGroups.stream(result, scratch: scratch, runSize: runSize, pair: { pair, findings in
             testCase("livelint.pair", pair.still ?? pair.movie ?? "(empty pair)", findings)
@@ -68,16 +69,16 @@ public enum JUnitReporter {
                 ranks[finding.ruleID] = rules.count - 1
                 return rules.count - 1
             }()
-            scanWide.append(RankedFinding(rank: rank, finding: finding))
+            scanWide.append(KeyedFinding(key: rank, finding: finding))
         })
         var rank = -1
         var findings: [Finding] = []
         scanWide.forEachInOrder { ranked in
-            if ranked.rank != rank, rank >= 0 {
+            if ranked.key != rank, rank >= 0 {
                 testCase("livelint.scan", rules[rank], findings)
                 findings = []
             }
-            rank = ranked.rank
+            rank = ranked.key
             findings.append(ranked.finding)
         }
         if rank >= 0 { testCase("livelint.scan", rules[rank], findings) }
@@ -95,28 +96,6 @@ public enum JUnitReporter {
         func encode(into bytes: inout [UInt8]) { bytes.append(contentsOf: text.utf8) }
         init?(decoding bytes: UnsafeRawBufferPointer) { text = String(decoding: bytes, as: UTF8.self) }
         init(text: String) { self.text = text }
-    }
-
-    /// A scan-wide finding with the rank of its rule (the order rules first come in).
-    struct RankedFinding: ScratchRecord {
-        var rank: Int
-        var finding: Finding
-        func encode(into bytes: inout [UInt8]) {
-            var w = RecordWriter(bytes: consume bytes)
-            w.number(UInt64(rank))
-            bytes = w.bytes
-            finding.encode(into: &bytes)
-        }
-        init?(decoding bytes: UnsafeRawBufferPointer) {
-            var r = RecordReader(bytes: bytes)
-            guard let rank = r.number(), rank < UInt64(Int32.max),
-                  let finding = Finding(decoding: UnsafeRawBufferPointer(rebasing: bytes[r.at...])) else { return nil }
-            self.init(rank: Int(rank), finding: finding)
-        }
-        init(rank: Int, finding: Finding) {
-            self.rank = rank
-            self.finding = finding
-        }
     }
 
     static func describe(_ findings: [Finding]) -> String {

@@ -71,8 +71,8 @@ extension LintGroups {
             }
         }
         // Each finding a pair takes, sorted by that pair (findings in report order within it).
-        let taken = SortedRecords<TakenFinding>(spillingIn: scratch, prefix: "livelint-report-taken", runSize: runSize) {
-            $0.pair < $1.pair
+        let taken = SortedRecords<KeyedFinding>(spillingIn: scratch, prefix: "livelint-report-taken", runSize: runSize) {
+            $0.key < $1.key
         }
         let wide = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-report-wide", runSize: runSize)
         var ruleWidth = 0
@@ -102,7 +102,7 @@ extension LintGroups {
                     }
                     let alone = finding.files.allSatisfy { $0 == current }
                     if let i = alone ? candidates.first : candidates.first(where: holds) {
-                        taken.append(TakenFinding(pair: i, finding: finding))
+                        taken.append(KeyedFinding(key: i, finding: finding))
                     } else {
                         markScanWide(next, finding)
                     }
@@ -138,7 +138,7 @@ extension LintGroups {
         var i = 0
         var own: [Finding] = []
         taken.forEachInOrder { entry in
-            while i < entry.pair {
+            while i < entry.key {
                 body(result.pairs[i], own)
                 own = []
                 i += 1
@@ -152,31 +152,6 @@ extension LintGroups {
         }
         scanWideRuleWidth(ruleWidth)
         wide.forEachInOrder { scanWide(findings[Int($0)]) }
-    }
-
-    /// A finding beside the pair that takes it.
-    struct TakenFinding: ScratchRecord {
-        var pair: Int
-        var finding: Finding
-
-        func encode(into bytes: inout [UInt8]) {
-            var w = RecordWriter(bytes: consume bytes)
-            w.number(UInt64(pair))
-            bytes = w.bytes
-            finding.encode(into: &bytes)
-        }
-
-        init?(decoding bytes: UnsafeRawBufferPointer) {
-            var r = RecordReader(bytes: bytes)
-            guard let pair = r.number(), pair < UInt64(Int32.max),
-                  let finding = Finding(decoding: UnsafeRawBufferPointer(rebasing: bytes[r.at...])) else { return nil }
-            self.init(pair: Int(pair), finding: finding)
-        }
-
-        init(pair: Int, finding: Finding) {
-            self.pair = pair
-            self.finding = finding
-        }
     }
 
     /// A path of a pair (a half, or the archive holding it), for the join with the findings.
@@ -201,5 +176,31 @@ extension LintGroups {
             self.path = path
             self.pair = pair
         }
+    }
+}
+
+/// A finding beside a number it is sorted by (the pair that takes it, the rank of its rule), for
+/// the lists a report sorts on disk.
+struct KeyedFinding: ScratchRecord {
+    var key: Int
+    var finding: Finding
+
+    func encode(into bytes: inout [UInt8]) {
+        var w = RecordWriter(bytes: consume bytes)
+        w.number(UInt64(key))
+        bytes = w.bytes
+        finding.encode(into: &bytes)
+    }
+
+    init?(decoding bytes: UnsafeRawBufferPointer) {
+        var r = RecordReader(bytes: bytes)
+        guard let key = r.number(), key < UInt64(Int32.max),
+              let finding = Finding(decoding: UnsafeRawBufferPointer(rebasing: bytes[r.at...])) else { return nil }
+        self.init(key: Int(key), finding: finding)
+    }
+
+    init(key: Int, finding: Finding) {
+        self.key = key
+        self.finding = finding
     }
 }

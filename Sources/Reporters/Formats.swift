@@ -43,8 +43,8 @@ public struct LintReportOptions: Sendable {
     public var documentationBaseURI: String?
     /// HTML: thumbnails, consumer outcomes, the page's nonce and page size.
     public var html: HTMLReportInput
-    /// Text: where the grouping of findings under their pairs sorts its lists past a run's worth
-    /// (nil: in memory), so that a library-sized report is not grouped in memory.
+    /// Text and JUnit: where the grouping of findings under their pairs sorts its lists past a
+    /// run's worth (nil: in memory), so that a library-sized report is not grouped in memory.
     public var scratchDirectory: String?
     /// The runs' size for those lists (nil: their default; small in the tests).
     public var scratchRun: Int?
@@ -102,7 +102,10 @@ public enum LintReporters {
         case .json: return LintJSONReporter.render(result, toolVersion: toolVersion)
         case .jsonl: return LintJSONLinesReporter.render(result, toolVersion: toolVersion)
         case .sarif: return SARIFReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
-        case .junit: return JUnitReporter.render(result, failOn: failOn)
+        case .junit:
+            var out = ""
+            JUnitReporter.write(result, failOn: failOn, scratch: options.scratchDirectory, runSize: options.scratchRun) { out += $0 }
+            return out
         case .github: return GitHubReporter.render(result)
         case .html: return HTMLReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
         case .markdown: return MarkdownReporter.render(result)

@@ -13,45 +13,76 @@ public enum JUnitReporter {
         return out
     }
 
-    /// The document ``render(_:failOn:)`` returns, handed to `sink` about 64 KiB at a time. The
-    /// suite's counts come first but are known only at the end: the test cases wait in a
-    /// temporary file in `scratch` (nil: in memory) meanwhile, the findings grouped under their
+    /// The document ``render(_:failOn:)`` returns, handed to `sink` about `chunkSize` bytes at a
+    /// time. The suite's counts come first but are known only at the end: the test cases wait in
+    /// a temporary file in `scratch` (nil: in memory) meanwhile, the findings grouped under their
     /// pairs by lists sorted there too (``LintGroups/stream(_:scratch:runSize:pair:scanWideRuleWidth:scanWide:)``),
-    /// and the scan-wide ones sorted by rule there: a library-sized report is not held (issue 13).
+    /// and the scan-wide ones sorted by rule there, each rule's case written from its findings on
+    /// disk: a library-sized report is not held (issue 13).
     public static func write(_ result: LintResult, failOn: Severity = .error, scratch: String? = nil, runSize: Int? = nil,
-                             to sink: (String) -> Void) {
-        let cases = RecordFile<Piece>(in: scratch, prefix: "livelint-report-cases")
+                             chunkSize: Int = 1 << 16, to sink: (String) -> Void) {
+        let cases = RecordFile<Piece>(in: scratch, prefix: "livelint-report-cases", chunk: 1)
         var pending = ""
         func keep(_ text: String) {
             pending += text
-            if pending.utf8.count >= 1 << 16 {
+            if pending.utf8.count >= chunkSize {
                 cases.append(Piece(text: pending))
                 pending = ""
             }
         }
         var tests = 0, failures = 0
-        func testCase(_ className: String, _ name: String, _ findings: [Finding]) {
+        /// A test case of the findings `forEach` goes through (in order, as often as asked).
+        func testCase(_ className: String, _ name: String, _ forEach: ((Finding) -> Void) -> Void) {
             tests += 1
             let open = "    <testcase classname=\"\(className)\" name=\"\(escape(name))\""
-            let failing = findings.filter { $0.severity >= failOn }
-            let passing = findings.filter { $0.severity < failOn }
-            if findings.isEmpty {
+            var failing = 0, passing = 0
+            var worst: Severity?
+            var firstFailing: Finding?
+            forEach { f in
+                guard f.severity >= failOn else { return passing += 1 }
+                failing += 1
+                worst = max(worst ?? f.severity, f.severity)
+                if firstFailing == nil { firstFailing = f }
+            }
+            if failing + passing == 0 {
                 keep(open + "/>\n")
                 return
             }
-            var out = open + ">\n"
-            if let worst = failing.map(\.severity).max() {
+            keep(open + ">\n")
+            // `describe` of a list, escaped: each finding's text escaped in turn (escaping looks at
+            // one character at a time), a blank line between.
+            func described(failing: Bool) {
+                var first = true
+                forEach { f in
+                    guard (f.severity >= failOn) == failing else { return }
+                    keep((first ? "" : "\n\n") + escape(describe(f), attribute: false))
+                    first = false
+                }
+            }
+            if let worst, let firstFailing {
                 failures += 1
-                let message = failing.count == 1
-                    ? failing[0].message
-                    : "\(failing.count) findings: " + failing.map(\.ruleID).joined(separator: ", ")
-                out += "      <failure type=\"\(worst.rawValue)\" message=\"\(escape(message))\">"
-                out += escape(describe(failing), attribute: false) + "</failure>\n"
+                keep("      <failure type=\"\(worst.rawValue)\" message=\"")
+                if failing == 1 {
+                    keep(escape(firstFailing.message))
+                } else {
+                    keep(escape("\(failing) findings: "))
+                    var first = true
+                    forEach { f in
+                        guard f.severity >= failOn else { return }
+                        keep((first ? "" : escape(", ")) + escape(f.ruleID))
+                        first = false
+                    }
+                }
+                keep("\">")
+                described(failing: true)
+                keep("</failure>\n")
             }
-            if !passing.isEmpty {
-                out += "      <system-out>" + escape(describe(passing), attribute: false) + "</system-out>\n"
+            if passing > 0 {
+                keep("      <system-out>")
+                described(failing: false)
+                keep("</system-out>\n")
             }
-            keep(out + "    </testcase>\n")
+            keep("    </testcase>\n")
         }
         // Scan-wide findings: a case per rule, in the order the rules first come, each with its
         // findings in order (sorted by that order, stably, on disk).
@@ -62,7 +93,7 @@ public enum JUnitReporter {
             $0.key < $1.key
         }
         LintGroups.stream(result, scratch: scratch, runSize: runSize, pair: { pair, findings in
-            testCase("livelint.pair", pair.still ?? pair.movie ?? "(empty pair)", findings)
+            testCase("livelint.pair", pair.still ?? pair.movie ?? "(empty pair)") { body in findings.forEach(body) }
         }, scanWideRuleWidth: { _ in }, scanWide: { finding in
             let rank = ranks[finding.ruleID] ?? {
                 rules.append(finding.ruleID)
@@ -71,17 +102,21 @@ public enum JUnitReporter {
             }()
             scanWide.append(KeyedFinding(key: rank, finding: finding))
         })
+        // A rule's findings wait on disk (a rule may have a finding on every file), read as often
+        // as its case needs.
         var rank = -1
-        var findings: [Finding] = []
+        var findings = RecordFile<Finding>(in: scratch, prefix: "livelint-report-rule")
+        func ruleCase() {
+            guard rank >= 0 else { return }
+            testCase("livelint.scan", rules[rank]) { body in findings.forEach(body) }
+            findings = RecordFile<Finding>(in: scratch, prefix: "livelint-report-rule")
+        }
         scanWide.forEachInOrder { ranked in
-            if ranked.key != rank, rank >= 0 {
-                testCase("livelint.scan", rules[rank], findings)
-                findings = []
-            }
+            if ranked.key != rank { ruleCase() }
             rank = ranked.key
             findings.append(ranked.finding)
         }
-        if rank >= 0 { testCase("livelint.scan", rules[rank], findings) }
+        ruleCase()
 
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\""
         sink("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"livelint\" \(counts)>\n"
@@ -99,13 +134,16 @@ public enum JUnitReporter {
     }
 
     static func describe(_ findings: [Finding]) -> String {
-        findings.map { f in
-            var s = "\(f.severity.rawValue) \(f.ruleID): \(f.message)"
-            if !f.files.isEmpty { s += "\nfiles: " + f.files.joined(separator: ", ") }
-            if let hint = f.fixHint { s += "\nfix: " + hint }
-            s += "\ndocumentation: " + f.documentation
-            return s
-        }.joined(separator: "\n\n")
+        findings.map(describe).joined(separator: "\n\n")
+    }
+
+    /// One finding as a case's failure or output lists it.
+    static func describe(_ f: Finding) -> String {
+        var s = "\(f.severity.rawValue) \(f.ruleID): \(f.message)"
+        if !f.files.isEmpty { s += "\nfiles: " + f.files.joined(separator: ", ") }
+        if let hint = f.fixHint { s += "\nfix: " + hint }
+        s += "\ndocumentation: " + f.documentation
+        return s
     }
 
     /// Escapes `& < > " '`; in attribute values also line breaks and tabs as character

@@ -32,8 +32,11 @@ public enum MarkdownReporter {
         // library's findings are not all held to pick them).
         let limit = max(0, findingLimit)
         var first: [Severity: [Finding]] = [:]
-        for f in result.findings where first[f.severity, default: []].count < limit { first[f.severity, default: []].append(f) }
-        let ordered = Severity.allCases.reversed().flatMap { first[$0] ?? [] }
+        for f in result.findings where first[f.severity, default: []].count < limit {
+            first[f.severity, default: []].append(f)
+            if Severity.allCases.allSatisfy({ first[$0]?.count == limit }) { break }
+        }
+        let ordered = Severity.allCases.sorted(by: >).flatMap { first[$0] ?? [] }
         out += "\n| severity | rule | files | message |\n|---|---|---|---|\n"
         for f in ordered.prefix(limit) {
             var message = escape(f.message)

@@ -174,12 +174,21 @@ struct StreamedGroupsTests {
                 if i % 3 == 0 { f.severity = .error }
                 return f
             })
+            var shuffled = result
+            var generator = SplitMix(seed: seed)
+            shuffled.findings = Findings(Array(result.findings).shuffled(using: &generator))
             for failOn in [Severity.warning, .error] {
                 let expected = Self.heldJUnit(result, failOn: failOn)
                 #expect(JUnitReporter.render(result, failOn: failOn) == expected, "seed \(seed)")
-                var pieces: [String] = []
-                JUnitReporter.write(result, failOn: failOn, scratch: NSTemporaryDirectory(), runSize: 2) { pieces.append($0) }
-                #expect(pieces.joined() == expected, "seed \(seed), on disk")
+                #expect(JUnitReporter.render(shuffled, failOn: failOn) == Self.heldJUnit(shuffled, failOn: failOn), "seed \(seed), out of order")
+                // On disk, its cases in pieces of about 100 bytes, or one a piece.
+                for chunkSize in [1, 100] {
+                    var pieces: [String] = []
+                    JUnitReporter.write(result, failOn: failOn, scratch: NSTemporaryDirectory(), runSize: 2, chunkSize: chunkSize) {
+                        pieces.append($0)
+                    }
+                    #expect(pieces.joined() == expected, "seed \(seed), on disk, pieces of \(chunkSize)")
+                }
             }
         }
     }

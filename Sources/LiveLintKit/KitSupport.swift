@@ -1,4 +1,5 @@
 import Foundation
+import ScratchFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -123,13 +124,10 @@ public enum ReportWriter {
         if let failure { throw failure }
     }
 
+    /// All of `bytes` written to `fd` where it stands (a pipe or a device has no offsets).
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw WriteFailure.errno() }
-            done += n
+        guard TemporaryFile.whole(bytes.count, { Glibc.write(fd, bytes.baseAddress! + $0, bytes.count - $0) }) else {
+            throw WriteFailure.errno()
         }
     }
 

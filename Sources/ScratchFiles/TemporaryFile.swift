@@ -28,21 +28,20 @@ public enum TemporaryFile {
 
     /// Writes all of `bytes` at `offset`; false when the disk refused some of them.
     public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
+        whole(bytes.count) { done in pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
     }
 
     /// Reads `bytes.count` bytes at `offset` into `bytes`; false when they cannot all be read.
     public static func read(_ fd: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
+        whole(bytes.count) { done in pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+    }
+
+    /// Calls `transfer` with the bytes done so far until `count` are (a call interrupted by a
+    /// signal is made again); false when one moves none or fails.
+    public static func whole(_ count: Int, _ transfer: (_ done: Int) -> Int) -> Bool {
         var done = 0
-        while done < bytes.count {
-            let n = pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+        while done < count {
+            let n = transfer(done)
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return false }
             done += n

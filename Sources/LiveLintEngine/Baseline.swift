@@ -28,9 +28,15 @@ public struct Baseline: Sendable, Hashable {
 
     public static let currentVersion = 1
     /// Sorted.
-    public private(set) var entries: [Entry]
+    public let entries: [Entry]
+    /// How many times each entry is there: what ``filter(_:keep:)`` takes matches from, counted
+    /// once (a scan filters each file's findings as it reads them).
+    private let counts: [Entry: Int]
 
-    public init(entries: [Entry]) { self.entries = entries.sorted() }
+    public init(entries: [Entry]) {
+        self.entries = entries.sorted()
+        counts = entries.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
 
     /// A baseline accepting exactly these findings.
     public init(findings: some Sequence<Finding>) {
@@ -104,8 +110,7 @@ public struct Baseline: Sendable, Hashable {
     /// message) first, then what is left of it by rule and files only (the message may quote a
     /// value that changed). Two passes over `findings` (a list on disk is read, not held).
     public func filter(_ findings: some Collection<Finding>, keep: (Finding) -> Void) -> Int {
-        var counts: [Entry: Int] = [:]
-        for e in entries { counts[e, default: 0] += 1 }
+        var counts = counts
         // First pass: what the exact matches leave of each entry.
         var left = counts
         for f in findings {

@@ -375,7 +375,7 @@ public struct LintEngine: Sendable {
     /// findings name only that file, so counting file by file adds up to the run's own count.
     public func countAfterBaseline(_ findings: [Finding]) -> Int {
         guard let baseline, !findings.isEmpty else { return findings.count }
-        return baseline.filter(findings).kept.count
+        return findings.count - baseline.filter(findings) { _ in }
     }
 
     /// The repairs the enabled rules attach to what they find on `pair` (``Violation/repair``):

@@ -6,7 +6,7 @@ import ScratchFiles
 /// back a chunk at a time (``RecordFile``). A library with a finding on every file held them all,
 /// about 600 bytes each (issue 13: 313 MiB for 500,000 stills without their movies).
 public struct Findings: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
-    private enum Storage: Sendable {
+    enum Storage: Sendable {
         case held([Finding])
         /// With how many of each severity it holds (info, warning, error), counted as it was
         /// written: a count that would read the whole file back otherwise.
@@ -22,7 +22,7 @@ public struct Findings: RandomAccessCollection, Sendable, Hashable, ExpressibleB
     public func count(of severity: Severity) -> Int {
         switch storage {
         case .held(let findings): return findings.reduce(0) { $0 + ($1.severity == severity ? 1 : 0) }
-        case .file(_, let bySeverity): return bySeverity[Severity.allCases.firstIndex(of: severity)!]
+        case .file(_, let bySeverity): return bySeverity[severity.rank]
         }
     }
 
@@ -46,6 +46,32 @@ public struct Findings: RandomAccessCollection, Sendable, Hashable, ExpressibleB
         if case .file(let file, _) = storage { return file.spills }
         return false
     }
+
+    /// Goes through the findings in order, a list on disk a chunk at a time (one read, one lock,
+    /// for 64 findings).
+    public struct Iterator: IteratorProtocol {
+        let storage: Storage
+        let end: Int
+        var index = 0
+        var chunk: [Finding] = []
+        var base = 0
+
+        public mutating func next() -> Finding? {
+            guard index < end else { return nil }
+            defer { index += 1 }
+            switch storage {
+            case .held(let findings): return findings[index]
+            case .file(let file, _):
+                if index - base >= chunk.count {
+                    base = index / file.chunk * file.chunk
+                    chunk = file.records(inChunk: index / file.chunk)
+                }
+                return chunk[index - base]
+            }
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(storage: storage, end: count) }
 
     public static func == (a: Findings, b: Findings) -> Bool { a.elementsEqual(b) }
 
@@ -80,10 +106,9 @@ public final class FindingSorter: @unchecked Sendable {
     /// when `distinct`, each finding once (`livelint merge`: jobs that overlap report a finding
     /// twice); once.
     public func sorted(baseline: Baseline? = nil, distinct: Bool = false) -> (findings: Findings, baselined: Int) {
-        // On disk when the unsorted ones were (a run was written).
-        let spills = records.spills
-        var bySeverity = [0, 0, 0]
-        let sorted = RecordFile<Finding>(in: spills ? directory : nil, prefix: "livelint-findings")
+        // On disk when the unsorted ones were (a run was written), else held.
+        let directory = records.spills ? directory : nil
+        var sorted = Made(in: directory)
         // The findings equal in the order to the last one given: alike ones come together.
         var alike: [Finding] = []
         records.forEachInOrder { finding in
@@ -93,17 +118,28 @@ public final class FindingSorter: @unchecked Sendable {
                 alike.append(finding)
             }
             sorted.append(finding)
-            bySeverity[Severity.allCases.firstIndex(of: finding.severity)!] += 1
         }
-        guard let baseline, !baseline.isEmpty else { return (Findings(sorted, bySeverity: bySeverity), 0) }
-        let all = Findings(sorted, bySeverity: bySeverity)
-        bySeverity = [0, 0, 0]
-        let kept = RecordFile<Finding>(in: spills ? directory : nil, prefix: "livelint-findings")
-        let baselined = baseline.filter(all) { finding in
-            kept.append(finding)
-            bySeverity[Severity.allCases.firstIndex(of: finding.severity)!] += 1
+        guard let baseline, !baseline.isEmpty else { return (sorted.findings, 0) }
+        var kept = Made(in: directory)
+        let baselined = baseline.filter(sorted.findings) { kept.append($0) }
+        return (kept.findings, baselined)
+    }
+
+    /// Findings listed in order as they come, in a temporary file in `directory` (nil: held),
+    /// counted by severity.
+    private struct Made {
+        var file: RecordFile<Finding>?
+        var held: [Finding] = []
+        var bySeverity = [0, 0, 0]
+
+        init(in directory: String?) { file = directory.map { RecordFile(in: $0, prefix: "livelint-findings") } }
+
+        mutating func append(_ finding: Finding) {
+            if let file { file.append(finding) } else { held.append(finding) }
+            bySeverity[finding.severity.rank] += 1
         }
-        return (Findings(kept, bySeverity: bySeverity), baselined)
+
+        var findings: Findings { file.map { Findings($0, bySeverity: bySeverity) } ?? Findings(held) }
     }
 }
 
@@ -115,7 +151,7 @@ extension Finding: ScratchRecord {
     public func encode(into bytes: inout [UInt8]) {
         var w = RecordWriter(bytes: consume bytes)
         w.string(ruleID)
-        w.byte(severity == .info ? 0 : severity == .warning ? 1 : 2)
+        w.byte(UInt8(severity.rank))
         w.string(message)
         w.count(files.count)
         for file in files { w.string(file) }
@@ -133,7 +169,7 @@ extension Finding: ScratchRecord {
 
     public init?(decoding bytes: UnsafeRawBufferPointer) {
         var r = RecordReader(bytes: bytes)
-        guard let ruleID = r.string(), let severity = r.byte().flatMap({ [Severity.info, .warning, .error].element(at: Int($0)) }),
+        guard let ruleID = r.string(), let severity = r.byte().flatMap({ Severity(rank: Int($0)) }),
               let message = r.string(), let n = r.count() else { return nil }
         var files: [String] = []
         files.reserveCapacity(n)
@@ -162,6 +198,3 @@ extension Finding: ScratchRecord {
     }
 }
 
-private extension Array {
-    func element(at i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
-}

@@ -4,11 +4,22 @@ import LiveModel
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
     case info, warning, error
 
-    private var rank: Int {
+    /// 0, 1, 2 from `info` up (the order, and where a count by severity keeps each).
+    var rank: Int {
         switch self {
         case .info: return 0
         case .warning: return 1
         case .error: return 2
+        }
+    }
+
+    /// The severity of `rank`; nil for none.
+    init?(rank: Int) {
+        switch rank {
+        case 0: self = .info
+        case 1: self = .warning
+        case 2: self = .error
+        default: return nil
         }
     }
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }

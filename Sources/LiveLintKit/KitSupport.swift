@@ -1,8 +1,5 @@
 import Foundation
 import ScratchFiles
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The version printed by `livelint --version` and written into JSON-based reports.
 public let livelintVersion = "0.1.0"
@@ -35,7 +32,7 @@ public enum ReportWriter {
         let exists = stat(path, &target) == 0
         if exists, target.st_mode & S_IFMT != S_IFREG {
             let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw WriteFailure.errno() }
+            guard fd >= 0 else { throw WriteFailure.last() }
             defer { close(fd) }
             try stream(body, to: fd)
             return
@@ -45,75 +42,64 @@ public enum ReportWriter {
         let named = folder + "/.\(url.lastPathComponent).livelint-\(UUID().uuidString.prefix(8))"
         // A new file is made 0666 less the umask; one that replaces another takes its mode.
         let mode = exists ? target.st_mode & 0o7777 : 0o666
-        #if os(Linux)
-        // O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`, the same on every Linux architecture Swift runs
-        // on), which Glibc's module does not export.
-        var fd = open(folder, Int32(0o20000000) | O_DIRECTORY | O_RDWR | O_CLOEXEC, mode)
-        let unnamed = fd >= 0
-        #else
+        // Unnamed until whole where it can be named through /proc (O_TMPFILE: `__O_TMPFILE |
+        // O_DIRECTORY`, the same on every Linux architecture Swift runs on, which Glibc's module
+        // does not export); else under a hidden name, removed on failure.
         var fd: Int32 = -1
-        let unnamed = false
+        #if os(Linux)
+        if access("/proc/self/fd", F_OK) == 0 { fd = open(folder, Int32(0o20000000) | O_DIRECTORY | O_RDWR | O_CLOEXEC, mode) }
         #endif
+        let unnamed = fd >= 0
         if !unnamed {
             fd = open(named, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, mode)
-            guard fd >= 0 else { throw WriteFailure.errno() }
+            guard fd >= 0 else { throw WriteFailure.last() }
         }
         var isNamed = !unnamed
         defer {
             close(fd)
             if isNamed { unlink(named) }
         }
-        try stream(body, to: fd)
+        let size = try stream(body, to: fd)
         if exists { fchmod(fd, mode) }
-        guard fsync(fd) == 0 else { throw WriteFailure.errno() }
+        guard fsync(fd) == 0 else { throw WriteFailure.last() }
         if unnamed {
-            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, named, AT_SYMLINK_FOLLOW) != 0 {
-                // No /proc to name it through: its bytes go to a named file.
-                let copy = open(named, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, mode)
-                guard copy >= 0 else { throw WriteFailure.errno() }
-                isNamed = true
-                defer { close(copy) }
-                try self.copy(fd, to: copy)
-                if exists { fchmod(copy, mode) }
-                guard fsync(copy) == 0 else { throw WriteFailure.errno() }
-            }
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, named, AT_SYMLINK_FOLLOW) == 0 else { throw WriteFailure.last() }
             isNamed = true
         }
         if rename(named, path) == 0 {
             isNamed = false
             return
         }
-        guard errno == EBUSY || errno == EXDEV || errno == EINVAL else { throw WriteFailure.errno() }
-        // The target cannot be replaced: its bytes are, from the new file's.
+        guard errno == EBUSY || errno == EXDEV || errno == EINVAL else { throw WriteFailure.last() }
+        // The target cannot be replaced: its bytes are, from the new file's, 64 KiB at a time.
         let out = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard out >= 0 else { throw WriteFailure.errno() }
+        guard out >= 0 else { throw WriteFailure.last() }
         defer { close(out) }
-        try copy(fd, to: out)
-        guard fsync(out) == 0 else { throw WriteFailure.errno() }
-    }
-
-    /// Every byte of `source` (from its start) written to `out`.
-    private static func copy(_ source: Int32, to out: Int32) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var offset: off_t = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, $0.count, offset) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw WriteFailure.errno() }
-            if n == 0 { return }
-            try buffer.withUnsafeBytes { try writeAll(out, UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            offset += off_t(n)
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        var offset = 0
+        while offset < size {
+            let n = min(block.count, size - offset)
+            try block.withUnsafeMutableBytes { block in
+                let part = UnsafeMutableRawBufferPointer(rebasing: block[..<n])
+                guard TemporaryFile.read(fd, into: part, at: Int64(offset)), TemporaryFile.write(out, UnsafeRawBufferPointer(part))
+                else { throw WriteFailure.last() }
+            }
+            offset += n
         }
+        guard fsync(out) == 0 else { throw WriteFailure.last() }
     }
 
-    /// `body`'s pieces written to `fd`, 64 KiB at a time.
-    private static func stream(_ body: ((String) -> Void) -> Void, to fd: Int32) throws {
+    /// `body`'s pieces written to `fd`, 64 KiB at a time; how many bytes.
+    @discardableResult
+    private static func stream(_ body: ((String) -> Void) -> Void, to fd: Int32) throws -> Int {
         var failure: WriteFailure?
+        var size = 0
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 17)
         func flush() {
             guard failure == nil, !buffer.isEmpty else { return }
-            do { try buffer.withUnsafeBytes { try writeAll(fd, $0) } } catch { failure = error as? WriteFailure ?? .errno() }
+            if !buffer.withUnsafeBytes({ TemporaryFile.write(fd, $0) }) { failure = .last() }
+            size += buffer.count
             buffer.removeAll(keepingCapacity: true)
         }
         body { piece in
@@ -122,19 +108,14 @@ public enum ReportWriter {
         }
         flush()
         if let failure { throw failure }
-    }
-
-    /// All of `bytes` written to `fd` where it stands (a pipe or a device has no offsets).
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
-        guard TemporaryFile.whole(bytes.count, { Glibc.write(fd, bytes.baseAddress! + $0, bytes.count - $0) }) else {
-            throw WriteFailure.errno()
-        }
+        return size
     }
 
     /// A system call that failed, told as the system tells it ("No space left on device").
     struct WriteFailure: LocalizedError {
         var reason: String
         var errorDescription: String? { reason }
-        static func errno() -> WriteFailure { WriteFailure(reason: String(cString: strerror(Glibc.errno))) }
+        /// The last system call's failure.
+        static func last() -> WriteFailure { WriteFailure(reason: String(cString: strerror(errno))) }
     }
 }

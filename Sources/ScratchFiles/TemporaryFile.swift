@@ -31,6 +31,16 @@ public enum TemporaryFile {
         whole(bytes.count) { done in pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
     }
 
+    /// Writes all of `bytes` where `fd` stands (a pipe or a device has no offsets); false when
+    /// some of them could not be.
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        #if canImport(Glibc)
+        whole(bytes.count) { done in Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done) }
+        #else
+        whole(bytes.count) { done in Darwin.write(fd, bytes.baseAddress! + done, bytes.count - done) }
+        #endif
+    }
+
     /// Reads `bytes.count` bytes at `offset` into `bytes`; false when they cannot all be read.
     public static func read(_ fd: Int32, into bytes: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
         whole(bytes.count) { done in pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }

@@ -97,19 +97,9 @@ public enum LintReporters {
     public static func render(_ result: LintResult, format: LintReportFormat, rules: [RuleSummary] = [],
                               toolVersion: String, failOn: Severity = .error,
                               options: LintReportOptions = LintReportOptions()) -> String {
-        switch format {
-        case .text: return LintTextReporter.render(result, options: options)
-        case .json: return LintJSONReporter.render(result, toolVersion: toolVersion)
-        case .jsonl: return LintJSONLinesReporter.render(result, toolVersion: toolVersion)
-        case .sarif: return SARIFReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
-        case .junit:
-            var out = ""
-            JUnitReporter.write(result, failOn: failOn, scratch: options.scratchDirectory, runSize: options.scratchRun) { out += $0 }
-            return out
-        case .github: return GitHubReporter.render(result)
-        case .html: return HTMLReporter.render(result, rules: rules, toolVersion: toolVersion, options: options)
-        case .markdown: return MarkdownReporter.render(result)
-        }
+        var out = ""
+        write(result, format: format, rules: rules, toolVersion: toolVersion, failOn: failOn, options: options) { out += $0 }
+        return out
     }
 
     /// What ``render(_:format:rules:toolVersion:failOn:options:)`` returns, handed to `sink` in
@@ -126,8 +116,7 @@ public enum LintReporters {
         case .sarif: SARIFReporter.write(result, rules: rules, toolVersion: toolVersion, options: options, to: sink)
         case .github: GitHubReporter.write(result, to: sink)
         case .html: HTMLReporter.write(result, rules: rules, toolVersion: toolVersion, options: options, to: sink)
-        default:
-            sink(render(result, format: format, rules: rules, toolVersion: toolVersion, failOn: failOn, options: options))
+        case .markdown: sink(MarkdownReporter.render(result))
         }
     }
 }

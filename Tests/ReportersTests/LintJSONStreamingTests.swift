@@ -1,3 +1,4 @@
+import Foundation
 import LiveLintEngine
 import LiveModel
 @testable import Reporters
@@ -101,11 +102,22 @@ struct LintJSONStreamingTests {
         #expect(text.hasPrefix("{\n  \"files\": [],\n  \"findings\": [],\n  \"pairs\": [],\n"))
     }
 
-    @Test func lintReportersWriteMatchesRenderForEveryFormat() {
-        for format in LintReportFormat.allCases {
-            var out = ""
-            LintReporters.write(Fixtures.lintResult, format: format, toolVersion: "2") { out += $0 }
-            #expect(out == LintReporters.render(Fixtures.lintResult, format: format, toolVersion: "2"), "\(format)")
+    /// Every format written with its lists sorted on disk in runs of 1 is the report grouped in
+    /// memory (the goldens pin that one).
+    @Test func lintReportersOnDiskMatchTheReportHeldForEveryFormat() {
+        var onDisk = LintReportOptions()
+        onDisk.scratchDirectory = NSTemporaryDirectory()
+        onDisk.scratchRun = 1
+        // The fixture's findings are not in the report's order (grouped in memory then): a copy
+        // that is, grouped on disk.
+        var sorted = Fixtures.lintResult
+        sorted.findings = Findings(Fixtures.lintResult.findings.sorted(by: LintEngine.findingOrder))
+        for result in [Fixtures.lintResult, sorted, Fixtures.cleanResult] {
+            for format in LintReportFormat.allCases {
+                var out = ""
+                LintReporters.write(result, format: format, toolVersion: "2", options: onDisk) { out += $0 }
+                #expect(out == LintReporters.render(result, format: format, toolVersion: "2"), "\(format)")
+            }
         }
     }
 

@@ -43,7 +43,7 @@ public enum IdentifierList {
 
     /// Every still and movie (and `.livp` member) with an identifier, by identifier then path
     /// (records alike in both in the order met).
-    private static func sorted(_ files: some Sequence<FileSummary>, shard: String, scratch: String?, runSize: Int? = nil,
+    private static func sorted(_ files: some Sequence<FileSummary>, shard: String, scratch: String?, runSize: Int?,
                                _ body: (Record) -> Void) {
         let records = SortedRecords<Record>(spillingIn: scratch, prefix: "livelint-identifiers", runSize: runSize) {
             ($0.id, $0.path) < ($1.id, $1.path)

@@ -78,7 +78,7 @@ public struct Merger {
     /// with `"type"` of `finding`, `summary` or `identifier`.
     public mutating func add(_ text: String, source: String) throws(MergeError) {
         var chunk: Data? = Data(text.utf8)
-        try add(chunks: { () throws(MergeError) -> Data? in
+        try add(chunks: {
             defer { chunk = nil }
             return chunk
         }, source: source)
@@ -86,31 +86,29 @@ public struct Merger {
 
     /// Adds every line `handle` reads, to its end, 64 KiB at a time (a file, standard input).
     public mutating func add(reading handle: FileHandle, source: String) throws(MergeError) {
-        var number = 0
-        try add(chunks: { () throws(MergeError) -> Data? in
-            do { return try handle.read(upToCount: 1 << 16) } catch {
-                throw MergeError(source: source, line: number + 1, reason: "cannot read: \(error.localizedDescription)")
-            }
-        }, source: source, lineNumber: { number = $0 })
+        try add(chunks: { try handle.read(upToCount: 1 << 16) }, source: source)
     }
 
     /// The longest line an input may have: a record of `lint`'s is a few KiB at most.
     static let maxLine = 64 << 20
 
     /// Adds the lines of the bytes `next` gives until it gives nil or nothing, split at each
-    /// `\n` (a `\r` before it is whitespace to the JSON parser), each byte looked at once; tells
-    /// `lineNumber` the last line taken.
-    private mutating func add(chunks next: () throws(MergeError) -> Data?, source: String,
-                              lineNumber: (Int) -> Void = { _ in }) throws(MergeError) {
+    /// `\n` (a `\r` before it is whitespace to the JSON parser), each byte looked at once; a
+    /// read that fails is told at the line it was reading.
+    private mutating func add(chunks next: () throws -> Data?, source: String) throws(MergeError) {
         var pending: [UInt8] = []
         var scanned = 0  // bytes of `pending` known to hold no newline
         var number = 0
-        while let chunk = try next(), !chunk.isEmpty {
+        while true {
+            let chunk: Data?
+            do { chunk = try next() } catch {
+                throw MergeError(source: source, line: number + 1, reason: "cannot read: \(error.localizedDescription)")
+            }
+            guard let chunk, !chunk.isEmpty else { break }
             pending.append(contentsOf: chunk)
             var start = 0
             while let newline = pending[(start + scanned)...].firstIndex(of: 0x0A) {
                 number += 1
-                lineNumber(number)
                 try add(line: Substring(String(decoding: pending[start..<newline], as: UTF8.self)), number: number, source: source)
                 start = newline + 1
                 scanned = 0

@@ -56,8 +56,10 @@ extension LintGroups {
     /// order), then `scanWide` with each scan-wide finding in order. The lists it needs are sorted
     /// in `scratch` past a run's worth (nil: in memory): every path of every pair beside the pair
     /// (sorted by path, joined with the findings, which are sorted by first file already), and each
-    /// finding beside the pair that takes it (sorted by pair). Returns the longest rule id of the
-    /// scan-wide findings, which their lines are aligned to, before they are handed over.
+    /// finding beside the pair that takes it (sorted by pair). `scanWideRuleWidth` is told the
+    /// longest rule id of the scan-wide findings, which their lines are aligned to, before they
+    /// are handed over. Findings not in the report's order (a result made by hand) are grouped
+    /// in memory instead.
     static func stream(_ result: LintResult, scratch: String?, runSize: Int? = nil,
                        pair body: (PairRecord, [Finding]) -> Void, scanWideRuleWidth: (Int) -> Void,
                        scanWide: (Finding) -> Void) {

@@ -17,8 +17,8 @@ public enum JUnitReporter {
     /// time. The suite's counts come first but are known only at the end: the test cases wait in
     /// a temporary file in `scratch` (nil: in memory) meanwhile, the findings grouped under their
     /// pairs by lists sorted there too (``LintGroups/stream(_:scratch:runSize:pair:scanWideRuleWidth:scanWide:)``),
-    /// and the scan-wide ones sorted by rule there, each rule's case written from its findings on
-    /// disk: a library-sized report is not held (issue 13).
+    /// and the scan-wide ones sorted by rule there, each rule's case written as its findings are
+    /// read back: a library-sized report is not held (issue 13).
     public static func write(_ result: LintResult, failOn: Severity = .error, scratch: String? = nil, runSize: Int? = nil,
                              chunkSize: Int = 1 << 16, to sink: (String) -> Void) {
         let cases = RecordFile<Piece>(in: scratch, prefix: "livelint-report-cases", chunk: 1)
@@ -31,92 +31,96 @@ public enum JUnitReporter {
             }
         }
         var tests = 0, failures = 0
-        /// A test case of the findings `forEach` goes through (in order, as often as asked).
-        func testCase(_ className: String, _ name: String, _ forEach: ((Finding) -> Void) -> Void) {
+        func opening(_ className: String, _ name: String) -> String {
+            "    <testcase classname=\"\(className)\" name=\"\(escape(name))\""
+        }
+        /// A pair's case, its findings held (a pair's few).
+        func testCase(_ className: String, _ name: String, _ findings: [Finding]) {
             tests += 1
-            let open = "    <testcase classname=\"\(className)\" name=\"\(escape(name))\""
-            var failing = 0, passing = 0
-            var worst: Severity?
-            var firstFailing: Finding?
-            forEach { f in
-                guard f.severity >= failOn else { return passing += 1 }
-                failing += 1
-                worst = max(worst ?? f.severity, f.severity)
-                if firstFailing == nil { firstFailing = f }
-            }
-            if failing + passing == 0 {
+            let open = opening(className, name)
+            let failing = findings.filter { $0.severity >= failOn }
+            let passing = findings.filter { $0.severity < failOn }
+            if findings.isEmpty {
                 keep(open + "/>\n")
                 return
             }
-            keep(open + ">\n")
-            // `describe` of a list, escaped: each finding's text escaped in turn (escaping looks at
-            // one character at a time), a blank line between.
-            func described(failing: Bool) {
-                var first = true
-                forEach { f in
-                    guard (f.severity >= failOn) == failing else { return }
-                    keep((first ? "" : "\n\n") + escape(describe(f), attribute: false))
-                    first = false
-                }
-            }
-            if let worst, let firstFailing {
+            var out = open + ">\n"
+            if let worst = failing.map(\.severity).max() {
                 failures += 1
-                keep("      <failure type=\"\(worst.rawValue)\" message=\"")
-                if failing == 1 {
-                    keep(escape(firstFailing.message))
-                } else {
-                    keep(escape("\(failing) findings: "))
-                    var first = true
-                    forEach { f in
-                        guard f.severity >= failOn else { return }
-                        keep((first ? "" : escape(", ")) + escape(f.ruleID))
-                        first = false
-                    }
-                }
-                keep("\">")
-                described(failing: true)
-                keep("</failure>\n")
+                let message = failing.count == 1
+                    ? failing[0].message
+                    : "\(failing.count) findings: " + failing.map(\.ruleID).joined(separator: ", ")
+                out += "      <failure type=\"\(worst.rawValue)\" message=\"\(escape(message))\">"
+                out += escape(describe(failing), attribute: false) + "</failure>\n"
             }
-            if passing > 0 {
-                keep("      <system-out>")
-                described(failing: false)
-                keep("</system-out>\n")
+            if !passing.isEmpty {
+                out += "      <system-out>" + escape(describe(passing), attribute: false) + "</system-out>\n"
             }
-            keep("    </testcase>\n")
+            keep(out + "    </testcase>\n")
         }
-        // Scan-wide findings: a case per rule, in the order the rules first come, each with its
-        // findings in order (sorted by that order, stably, on disk).
+        // Scan-wide findings: a case per rule, in the order the rules first come, its failing
+        // findings then the others, each in order: sorted on disk by rank * 2 (+ 1 when not
+        // failing), stably, and counted as they come (what the case's failure says first).
         var ranks: [String: Int] = [:]
         var rules: [String] = []
-        // Each with the rank of its rule (the order rules first come in).
+        var tallies: [(failing: Int, worst: Severity?, first: String?)] = []
         let scanWide = SortedRecords<KeyedFinding>(spillingIn: scratch, prefix: "livelint-report-scan", runSize: runSize) {
             $0.key < $1.key
         }
         LintGroups.stream(result, scratch: scratch, runSize: runSize, pair: { pair, findings in
-            testCase("livelint.pair", pair.still ?? pair.movie ?? "(empty pair)") { body in findings.forEach(body) }
+            testCase("livelint.pair", pair.still ?? pair.movie ?? "(empty pair)", findings)
         }, scanWideRuleWidth: { _ in }, scanWide: { finding in
             let rank = ranks[finding.ruleID] ?? {
                 rules.append(finding.ruleID)
+                tallies.append((0, nil, nil))
                 ranks[finding.ruleID] = rules.count - 1
                 return rules.count - 1
             }()
-            scanWide.append(KeyedFinding(key: rank, finding: finding))
+            let failing = finding.severity >= failOn
+            if failing {
+                tallies[rank].failing += 1
+                tallies[rank].worst = max(tallies[rank].worst ?? finding.severity, finding.severity)
+                if tallies[rank].first == nil { tallies[rank].first = finding.message }
+            }
+            scanWide.append(KeyedFinding(key: rank * 2 + (failing ? 0 : 1), finding: finding))
         })
-        // A rule's findings wait on disk (a rule may have a finding on every file), read as often
-        // as its case needs.
-        var rank = -1
-        var findings = RecordFile<Finding>(in: scratch, prefix: "livelint-report-rule")
-        func ruleCase() {
-            guard rank >= 0 else { return }
-            testCase("livelint.scan", rules[rank]) { body in findings.forEach(body) }
-            findings = RecordFile<Finding>(in: scratch, prefix: "livelint-report-rule")
+        // The section `key` was in is closed (its case too when `next` is another rule's or none),
+        // and `next`'s opened.
+        var key = -1
+        var firstInSection = true
+        func section(_ next: Int?) {
+            if key >= 0 {
+                keep(key % 2 == 0 ? "</failure>\n" : "</system-out>\n")
+                if next.map({ $0 / 2 != key / 2 }) ?? true { keep("    </testcase>\n") }
+            }
+            guard let next else { return }
+            let rank = next / 2
+            if key < 0 || rank != key / 2 {
+                tests += 1
+                keep(opening("livelint.scan", rules[rank]) + ">\n")
+            }
+            if next % 2 == 0, let worst = tallies[rank].worst, let first = tallies[rank].first {
+                failures += 1
+                keep("      <failure type=\"\(worst.rawValue)\" message=\"")
+                if tallies[rank].failing == 1 {
+                    keep(escape(first))
+                } else {
+                    keep(escape("\(tallies[rank].failing) findings: "))
+                    for i in 0..<tallies[rank].failing { keep((i == 0 ? "" : ", ") + escape(rules[rank])) }
+                }
+                keep("\">")
+            } else {
+                keep("      <system-out>")
+            }
+            key = next
+            firstInSection = true
         }
-        scanWide.forEachInOrder { ranked in
-            if ranked.key != rank { ruleCase() }
-            rank = ranked.key
-            findings.append(ranked.finding)
+        scanWide.forEachInOrder { keyed in
+            if keyed.key != key { section(keyed.key) }
+            keep((firstInSection ? "" : "\n\n") + escape(describe(keyed.finding), attribute: false))
+            firstInSection = false
         }
-        ruleCase()
+        section(nil)
 
         let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\""
         sink("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"livelint\" \(counts)>\n"

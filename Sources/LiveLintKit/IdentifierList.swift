@@ -30,15 +30,9 @@ public enum IdentifierList {
     /// is not held whole (issue 13).
     public static func write(_ files: some Sequence<FileSummary>, shard: String, scratch: String?, runSize: Int? = nil,
                              to sink: (String) -> Void) {
-        var out = ""
-        sorted(files, shard: shard, scratch: scratch, runSize: runSize) { record in
-            out += line(record)
-            if out.utf8.count >= 1 << 16 {
-                sink(out)
-                out = ""
-            }
+        Pieces.write(to: sink) { add in
+            sorted(files, shard: shard, scratch: scratch, runSize: runSize) { add(line($0)) }
         }
-        if !out.isEmpty { sink(out) }
     }
 
     /// Every still and movie (and `.livp` member) with an identifier, by identifier then path

@@ -14,23 +14,19 @@ public enum GitHubReporter {
     /// The commands ``render(_:)`` returns, handed to `sink` about `chunkSize` bytes at a time,
     /// in order (a report is never held whole); nothing for a result without findings.
     public static func write(_ result: LintResult, chunkSize: Int = 1 << 16, to sink: (String) -> Void) {
-        var out = ""
-        for f in result.findings {
-            var properties: [String] = []
-            if let first = f.files.first { properties.append("file=" + escapeProperty(LintGroups.archive(of: first))) }
-            properties.append("title=" + escapeProperty(f.ruleID))
-            var text = f.message
-            if f.files.count > 1 || f.files.first.map({ LintGroups.archive(of: $0) != $0 }) == true {
-                text += "\nFiles: " + f.files.joined(separator: ", ")
-            }
-            if let hint = f.fixHint { text += "\nFix: " + hint }
-            out += "::\(command(f.severity)) \(properties.joined(separator: ","))::\(escapeData(text))\n"
-            if out.utf8.count >= chunkSize {
-                sink(out)
-                out = ""
+        Pieces.write(size: chunkSize, to: sink) { add in
+            for f in result.findings {
+                var properties: [String] = []
+                if let first = f.files.first { properties.append("file=" + escapeProperty(LintGroups.archive(of: first))) }
+                properties.append("title=" + escapeProperty(f.ruleID))
+                var text = f.message
+                if f.files.count > 1 || f.files.first.map({ LintGroups.archive(of: $0) != $0 }) == true {
+                    text += "\nFiles: " + f.files.joined(separator: ", ")
+                }
+                if let hint = f.fixHint { text += "\nFix: " + hint }
+                add("::\(command(f.severity)) \(properties.joined(separator: ","))::\(escapeData(text))\n")
             }
         }
-        if !out.isEmpty { sink(out) }
     }
 
     static func command(_ s: Severity) -> String {

@@ -170,19 +170,13 @@ public enum LintJSONLinesReporter {
     /// The lines ``render(_:toolVersion:)`` returns, handed to `sink` about `chunkSize` bytes at a
     /// time, in order: a report of a finding on every file of a library is never held whole.
     public static func write(_ result: LintResult, toolVersion: String, chunkSize: Int = 1 << 16, to sink: (String) -> Void) {
-        var out = ""
-        for f in result.findings {
-            out += with(LintJSONReporter.finding(f), "type", .string("finding")).compact() + "\n"
-            if out.utf8.count >= chunkSize {
-                sink(out)
-                out = ""
-            }
+        Pieces.write(size: chunkSize, to: sink) { add in
+            for f in result.findings { add(with(LintJSONReporter.finding(f), "type", .string("finding")).compact() + "\n") }
+            var summary = with(LintJSONReporter.summary(result.summary), "type", .string("summary"))
+            summary = with(summary, "schemaVersion", .integer(LintJSONReporter.schemaVersion))
+            summary = with(summary, "tool", .object(["name": .string("livelint"), "version": .string(toolVersion)]))
+            add(summary.compact() + "\n")
         }
-        var summary = with(LintJSONReporter.summary(result.summary), "type", .string("summary"))
-        summary = with(summary, "schemaVersion", .integer(LintJSONReporter.schemaVersion))
-        summary = with(summary, "tool", .object(["name": .string("livelint"), "version": .string(toolVersion)]))
-        out += summary.compact() + "\n"
-        sink(out)
     }
 
     private static func with(_ object: JSON, _ key: String, _ value: JSON) -> JSON {

@@ -18,57 +18,47 @@ public enum LintTextReporter {
     public static func write(_ result: LintResult, options: LintReportOptions = LintReportOptions(),
                              to sink: (String) -> Void) {
         let style = Style(enabled: options.color)
-        var out = ""
-        var blocks = 0
-        func flush() {
-            if out.utf8.count >= 1 << 16 {
-                sink(out)
-                out = ""
+        Pieces.write(to: sink) { add in
+            var blocks = 0
+            // A block after the one before, a blank line between.
+            func startBlock(_ first: String) {
+                add((blocks > 0 ? "\n\n" : "") + first)
+                blocks += 1
             }
-        }
-        // A block after the one before, a blank line between.
-        func startBlock(_ first: String) {
-            if blocks > 0 { out += "\n\n" }
-            blocks += 1
-            out += first
-        }
-        func line(_ text: String) {
-            out += "\n" + text
-            flush()
-        }
-        // The clean pairs' rows (`verbose`), their columns' widths as they come.
-        let clean = options.verbose ? RecordFile<Row>(in: options.scratchDirectory, prefix: "livelint-report-clean") : nil
-        var widths = [0, 0, 0]
-        var wideRuleWidth = 0
-        var anyWide = false
-        LintGroups.stream(result, scratch: options.scratchDirectory, runSize: options.scratchRun, pair: { pair, findings in
-            if !findings.isEmpty || showsVerdicts(pair) {
-                let header = pairHeader(pair, style: style)
-                startBlock(header[0])
-                for text in header.dropFirst() + findingLines(findings, showFiles: false, style: style)
-                    + consumerLines(pair.consumers, style: style) { line(text) }
+            func line(_ text: String) { add("\n" + text) }
+            // The clean pairs' rows (`verbose`), their columns' widths as they come.
+            let clean = options.verbose ? RecordFile<Row>(in: options.scratchDirectory, prefix: "livelint-report-clean") : nil
+            var widths = [0, 0, 0]
+            var wideRuleWidth = 0
+            var anyWide = false
+            LintGroups.stream(result, scratch: options.scratchDirectory, runSize: options.scratchRun, pair: { pair, findings in
+                if !findings.isEmpty || showsVerdicts(pair) {
+                    let header = pairHeader(pair, style: style)
+                    startBlock(header[0])
+                    for text in header.dropFirst() + findingLines(findings, showFiles: false, style: style)
+                        + consumerLines(pair.consumers, style: style) { line(text) }
+                }
+                if let clean, findings.isEmpty {
+                    let row = Row(cells: [style.green("ok"), Text.clean(pair.still ?? "—"), Text.clean(pair.movie ?? "—"),
+                                          pair.pairedBy.rawValue])
+                    for i in widths.indices { widths[i] = max(widths[i], row.cells[i].count) }
+                    clean.append(row)
+                }
+            }, scanWideRuleWidth: { wideRuleWidth = $0 }, scanWide: { finding in
+                if !anyWide {
+                    anyWide = true
+                    startBlock(style.bold("Scan-wide"))
+                }
+                for text in findingLines(finding, ruleWidth: wideRuleWidth, showFiles: true, style: style) { line(text) }
+            })
+            if let clean, clean.count > 0 {
+                startBlock(style.bold("Clean pairs"))
+                clean.forEach { line(Text.tableLine($0.cells, widths: widths + [0], indent: "  ")) }
             }
-            if let clean, findings.isEmpty {
-                let row = Row(cells: [style.green("ok"), Text.clean(pair.still ?? "—"), Text.clean(pair.movie ?? "—"),
-                                      pair.pairedBy.rawValue])
-                for i in widths.indices { widths[i] = max(widths[i], row.cells[i].count) }
-                clean.append(row)
-            }
-        }, scanWideRuleWidth: { wideRuleWidth = $0 }, scanWide: { finding in
-            if !anyWide {
-                anyWide = true
-                startBlock(style.bold("Scan-wide"))
-            }
-            for text in findingLines(finding, ruleWidth: wideRuleWidth, showFiles: true, style: style) { line(text) }
-        })
-        if let clean, clean.count > 0 {
-            startBlock(style.bold("Clean pairs"))
-            clean.forEach { line(Text.tableLine($0.cells, widths: widths + [0], indent: "  ")) }
+            if blocks > 0 { add("\n\n") }
+            add(summaryLine(result.summary) + "\n")
+            for line in consumerSummaryLines(result.summary) { add(line + "\n") }
         }
-        if blocks > 0 { out += "\n\n" }
-        out += summaryLine(result.summary) + "\n"
-        for line in consumerSummaryLines(result.summary) { out += line + "\n" }
-        sink(out)
     }
 
     /// A clean pair's row, kept on disk until the table is written.

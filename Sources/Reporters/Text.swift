@@ -124,3 +124,23 @@ enum Text {
         return (n < 0 ? "-" : "") + out
     }
 }
+
+/// Text handed to a sink in pieces of about `size` bytes, in order, as it is made: a
+/// library-sized report is never held whole (issue 13).
+public enum Pieces {
+    /// Calls `body` with a function adding text; `sink` gets each piece once it reaches `size`
+    /// bytes, and what is left at the end.
+    public static func write(size: Int = 1 << 16, to sink: (String) -> Void, _ body: (_ add: (String) -> Void) -> Void) {
+        var out = ""
+        withoutActuallyEscaping(sink) { sink in
+            body { text in
+                out += text
+                if out.utf8.count >= size {
+                    sink(out)
+                    out = ""
+                }
+            }
+        }
+        if !out.isEmpty { sink(out) }
+    }
+}

@@ -68,12 +68,18 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
 
     /// Calls `body` with every record, in order, once: the records are let go as they are given.
     @inlinable public func forEachInOrder(_ body: (Element) -> Void) {
+        var records = inOrder()
+        while let record = records.next() { body(record) }
+    }
+
+    /// Every record, in order, once, for a reader that takes them as it needs them (a join of
+    /// two sorted lists): the records are let go as they are given.
+    @inlinable public func inOrder() -> Ordered {
         buffer.sort(by: areInIncreasingOrder)
         guard var runs, !bounds.isEmpty else {
             let values = buffer
             buffer = []
-            values.forEach(body)
-            return
+            return Ordered([Cursor(values: values)], less: areInIncreasingOrder)
         }
         self.runs = nil
         // Past `mergeWidth` runs, each `mergeWidth` of them in turn are merged into one longer run
@@ -85,7 +91,9 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
             var longerBounds: [Range<Int>] = []
             for first in stride(from: 0, to: bounds.count, by: mergeWidth) {
                 let start = longer.count
-                merge(bounds[first..<min(first + mergeWidth, bounds.count)].map { Cursor(file: runs, range: $0) }) { longer.append($0) }
+                var merged = Ordered(bounds[first..<min(first + mergeWidth, bounds.count)].map { Cursor(file: runs, range: $0) },
+                                     less: areInIncreasingOrder)
+                while let record = merged.next() { longer.append(record) }
                 longerBounds.append(start..<longer.count)
             }
             runs = longer
@@ -96,22 +104,28 @@ public final class SortedRecords<Element: ScratchRecord>: @unchecked Sendable {
         cursors.append(Cursor(values: buffer))
         buffer = []
         bounds = []
-        merge(cursors, body)
+        return Ordered(cursors, less: areInIncreasingOrder)
     }
 
-    /// `cursors`' records merged by a heap of their next records; equal records come from the
+    /// Cursors' records merged by a heap of their next records; equal records come from the
     /// earlier cursor first, so the merge of runs given in the order they were made is stable.
-    @inlinable func merge(_ cursors: [Cursor], _ body: (Element) -> Void) {
-        var cursors = cursors
-        let less = areInIncreasingOrder
-        var heap = MergeHeap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c, less: less) } })
-        while let next = heap.min {
-            body(next.value)
+    public struct Ordered: IteratorProtocol {
+        @usableFromInline var cursors: [Cursor]
+        @usableFromInline var heap: MergeHeap<Next>
+
+        @inlinable init(_ cursors: [Cursor], less: @escaping (Element, Element) -> Bool) {
+            self.cursors = cursors
+            heap = MergeHeap(cursors.indices.compactMap { c in cursors[c].current.map { Next(value: $0, cursor: c, less: less) } })
+        }
+
+        @inlinable public mutating func next() -> Element? {
+            guard let next = heap.min else { return nil }
             if let after = cursors[next.cursor].advance() {
-                heap.replaceMin(with: Next(value: after, cursor: next.cursor, less: less))
+                heap.replaceMin(with: Next(value: after, cursor: next.cursor, less: next.less))
             } else {
                 heap.removeMin()
             }
+            return next.value
         }
     }
 

@@ -174,9 +174,12 @@ public struct LintEngine: Sendable {
     /// rules and the consumers' library facts work on one bucket at a time: their working lists
     /// and indexes then cover a bucket, not the library (issue 13). The result is the same; with
     /// consumers, `onPair` then sees the pairs bucket by bucket (each bucket's in pairing order).
+    ///
+    /// With `media`, each pair's record keeps what its halves carry (``PairRecord/media``, what
+    /// the HTML report draws).
     public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
                     fileFindings: FindingSorter? = nil, onPair: ((LivePair) -> Void)? = nil,
-                    afterPhase: (() -> Void)? = nil, partition: Int? = nil) -> LintResult {
+                    afterPhase: (() -> Void)? = nil, partition: Int? = nil, media: Bool = false) -> LintResult {
         let summaries = consume summaries
         var buckets = partition.flatMap { summaries.count > $0 ? Partition(summaries, target: max(1, $0)) : nil }
             .flatMap { $0.count > 1 ? $0 : nil }
@@ -201,19 +204,23 @@ public struct LintEngine: Sendable {
         // their rules in order, in one run, and the bucket list is let go.
         if consumers.isEmpty { buckets = nil }
         afterPhase?()
-        // Pair by pair: the full halves, the pair rules, the consumers' verdicts (what a record
-        // holds beyond its pair, kept as `extras`, by pair index).
-        var extras: [Boxed<PairRecord.Rare>?] = consumers.isEmpty ? [] : Array(repeating: nil, count: pairs.count)
-        let needsFull = !pairRules.isEmpty || !consumers.isEmpty || onPair != nil
+        // Pair by pair: the full halves, the pair rules, the consumers' verdicts and the media
+        // (what a record holds beyond its pair, kept as `extras`, by pair index).
+        let keepsExtras = !consumers.isEmpty || media
+        var extras: [Boxed<PairRecord.Rare>?] = keepsExtras ? Array(repeating: nil, count: pairs.count) : []
+        let needsFull = !pairRules.isEmpty || keepsExtras || onPair != nil
         var complete = 0
         for i in pairs.indices where pairs.isComplete(i) { complete += 1 }
         if needsFull {
             forEachPart { list, indices in
-                checkPairs(list, store: store, into: findings, onPair: onPair) { k, extra in extras[indices.map { Int($0[k]) } ?? k] = extra }
+                checkPairs(list, store: store, into: findings, onPair: onPair, media: media) { k, extra in
+                    extras[indices.map { Int($0[k]) } ?? k] = extra
+                }
             }
         }
-        return result(root: root, findings: findings, files: ScannedFiles(scanOf: pairs), pairs: PairRecords(pairs: pairs, extras: extras),
-                      complete: complete, extras: extras)
+        let records = PairRecords(pairs: pairs, extras: extras)
+        return result(root: root, findings: findings, files: ScannedFiles(scanOf: pairs), pairs: records,
+                      complete: complete, extras: records.extras)
     }
 
     /// ``run(summaries:store:root:fileFindings:onPair:afterPhase:partition:)`` on summaries kept
@@ -223,11 +230,12 @@ public struct LintEngine: Sendable {
     /// checked by the scan rules, its pairs by the pair rules and the consumers, and let go; what
     /// stays is each pair's halves as indices into `stored` (12 bytes a pair) and the result reads
     /// the summaries back from there (docs/flat-memory.md, step 2). The result is the same,
-    /// byte for byte. `onPair` sees the pairs bucket by bucket.
+    /// byte for byte. `onPair` sees the pairs bucket by bucket. What the records hold beyond
+    /// their pairs (the consumers' verdicts, the `media`) waits on disk too, beside the pairs.
     public func run(stored: some SummaryStore, ties: consuming PartitionBuilder, store: some FileStore, root: String,
                     fileFindings: FindingSorter? = nil, onPair: ((LivePair) -> Void)? = nil,
                     afterPhase: (() -> Void)? = nil, partition target: Int, scratch directory: String? = nil,
-                    runSize: Int? = nil) -> LintResult {
+                    runSize: Int? = nil, media: Bool = false) -> LintResult {
         let n = stored.count
         precondition(ties.count == n, "every stored summary was tied")
         let findings = fileFindings ?? allFileFindings(store, spillingIn: directory, runSize: runSize)
@@ -237,13 +245,15 @@ public struct LintEngine: Sendable {
         ties.forEachBucket(target: target) { i, bucket in byBucket.append(UInt64(UInt32(bitPattern: bucket)) << 32 | UInt64(i)) }
         // What each bucket's pairs are, as indices into `stored` (sorted by their first halves,
         // on disk in `directory`; archives' pairs with copies of their members), and what their
-        // records hold beyond them.
+        // records hold beyond them (sorted the same way, on disk too).
         let made = SortedRuns<StoredPairs.Made>(spillingIn: directory, prefix: "livelint-made", runSize: runSize)
-        var madeExtras: [Boxed<PairRecord.Rare>?] = []
+        let madeExtras = SortedRecords<StoredPairs.MadeExtra>(spillingIn: directory, prefix: "livelint-made-extras",
+                                                              runSize: runSize) { $0.first < $1.first }
         var archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)] = []
         // Every `.livp` member, with its archive's index (for the result's files).
         var memberFiles: [(file: Int32, member: ScannedFile)] = []
-        let needsFull = !pairRules.isEmpty || !consumers.isEmpty || onPair != nil
+        let keepsExtras = !consumers.isEmpty || media
+        let needsFull = !pairRules.isEmpty || keepsExtras || onPair != nil
         var complete = 0
         func bucket(_ indices: [Int32]) {
             var local: [FileSummary] = []
@@ -259,8 +269,8 @@ public struct LintEngine: Sendable {
                 let context = ScanContext(pairs: list)
                 findings.append(contentsOf: Self.collect(scanRules) { $0.check(scan: context) })
             }
-            var extras: [Boxed<PairRecord.Rare>?] = consumers.isEmpty ? [] : Array(repeating: nil, count: list.count)
-            if needsFull { checkPairs(list, store: store, into: findings, onPair: onPair) { extras[$0] = $1 } }
+            var extras: [Boxed<PairRecord.Rare>?] = keepsExtras ? Array(repeating: nil, count: list.count) : []
+            if needsFull { checkPairs(list, store: store, into: findings, onPair: onPair, media: media) { extras[$0] = $1 } }
             for k in list.indices {
                 if list.isComplete(k) { complete += 1 }
                 let extra = extras.isEmpty ? nil : extras[k]
@@ -270,9 +280,9 @@ public struct LintEngine: Sendable {
                 }
                 let span = list.span(k)
                 func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[Int(half)] }
-                made.append(StoredPairs.Made(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method),
-                                             index: Int32(madeExtras.count)))
-                if !consumers.isEmpty { madeExtras.append(extra) }
+                let pair = StoredPairs.Made(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method))
+                made.append(pair)
+                if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, extra: extra)) }
             }
         }
         var indices: [Int32] = []
@@ -289,7 +299,6 @@ public struct LintEngine: Sendable {
         indices = []
         afterPhase?()
         let pairs = StoredPairs(stored, made: made, extras: madeExtras, archived: archived, scratch: directory)
-        madeExtras = []
         archived = []
         let files = ScannedFiles(stored: stored, members: memberFiles)
         memberFiles = []
@@ -308,27 +317,28 @@ public struct LintEngine: Sendable {
     }
 
     /// `list`'s pairs one by one, each with its full halves from `store`: `onPair`, the pair rules
-    /// (into `findings`) and, with consumers, their verdicts on it in `list`'s library (what its
-    /// record holds beyond the pair, handed to `extra` with the pair's index in `list`).
+    /// (into `findings`) and, with consumers, their verdicts on it in `list`'s library, and with
+    /// `media`, what its halves carry (what its record holds beyond the pair, handed to `extra`
+    /// with the pair's index in `list`).
     private func checkPairs(_ list: PairList, store: some FileStore, into findings: FindingSorter,
-                            onPair: ((LivePair) -> Void)?, extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
+                            onPair: ((LivePair) -> Void)?, media: Bool, extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
         for k in list.indices {
             let summary = list[k]
             let pair = summary.full(from: store)
             onPair?(pair)
             findings.append(contentsOf: Self.collect(pairRules) { $0.check(pair: pair) })
-            if let library {
-                var record = summary.record
-                record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers)
-                extra(k, record.rare)
-            }
+            guard library != nil || media else { continue }
+            var record = summary.record
+            if let library { record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers) }
+            if media { record.media = pair.media }
+            extra(k, record.rare)
         }
     }
 
     /// The result of a run: `findings` sorted and baselined, the summary counted.
     private func result(root: String, findings sorter: FindingSorter, files scanned: ScannedFiles, pairs: PairRecords,
-                        complete: Int, extras: [Boxed<PairRecord.Rare>?]) -> LintResult {
+                        complete: Int, extras: PairExtras) -> LintResult {
         let (findings, baselined) = sorter.sorted(baseline: baseline)
         var summary = LintSummary(
             files: scanned.count,
@@ -339,7 +349,7 @@ public struct LintEngine: Sendable {
             baselined: baselined)
         if !consumers.isEmpty {
             for consumer in consumers { summary.consumers[consumer.id] = [:] }
-            for extra in extras {
+            extras.forEach { extra in
                 for (id, verdict) in extra?.value.consumers ?? [:] { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
             }
         }

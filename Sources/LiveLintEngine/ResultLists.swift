@@ -10,8 +10,8 @@ import ScratchFiles
 public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
     private enum Storage: Sendable {
         case records([PairRecord])
-        /// The pairs, and per pair what its record holds beyond them (empty: nothing for any).
-        case pairs(any PairSource, extras: [Boxed<PairRecord.Rare>?])
+        /// The pairs, and per pair what its record holds beyond them.
+        case pairs(any PairSource, extras: PairExtras)
     }
     private var storage: Storage
 
@@ -22,12 +22,18 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
     /// record holds) when `extras` is not empty.
     init(pairs: PairList, extras: [Boxed<PairRecord.Rare>?]) {
         precondition(extras.isEmpty || extras.count == pairs.count)
-        storage = .pairs(pairs, extras: extras)
+        storage = .pairs(pairs, extras: PairExtras(extras))
     }
 
     /// The records of a scan whose summaries are kept outside memory.
     init(stored pairs: StoredPairs) {
         storage = .pairs(pairs, extras: pairs.extras)
+    }
+
+    /// What the records hold beyond their pairs, by pair (none for a list of plain records).
+    var extras: PairExtras {
+        if case .pairs(_, let extras) = storage { return extras }
+        return .none
     }
 
     public var startIndex: Int { 0 }
@@ -44,7 +50,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
             case .records(let records): return records[i]
             case .pairs(let pairs, let extras):
                 var record = pairs.record(i)
-                if !extras.isEmpty, let extra = extras[i] { record.rare = extra }
+                if let extra = extras[i] { record.rare = extra }
                 return record
             }
         }
@@ -54,7 +60,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
                 storage = .records([])
                 records[i] = newValue
                 storage = .records(records)
-            case .pairs(let pairs, var extras):
+            case .pairs(let pairs, let extras):
                 // What the pair holds cannot change here: a record that no longer matches its
                 // pair turns the list into plain records.
                 // An extra replaces what the pair's own record holds beyond it (its sidecar); "no
@@ -69,10 +75,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
                     storage = .records(records)
                     return
                 }
-                storage = .records([])
-                if extras.isEmpty { extras = Array(repeating: nil, count: pairs.pairCount) }
-                extras[i] = newValue.rare
-                storage = .pairs(pairs, extras: extras)
+                storage = .pairs(pairs, extras: extras.replacing(i, with: newValue.rare, count: pairs.pairCount))
             }
         }
     }
@@ -255,34 +258,55 @@ struct StoredPairs: PairSource {
     private let spans: ScratchArray<PairList.Span>
     /// The halves of archives' pairs; a span's index at or past the store's count points here.
     private let members: [RecordHalf]
-    /// What each pair's record holds beyond the pair (empty: nothing for any).
-    let extras: [Boxed<PairRecord.Rare>?]
+    /// What each pair's record holds beyond the pair.
+    let extras: PairExtras
 
     /// A pair made of stored files, as the engine keeps it until the result: its halves' indices
-    /// and its method, and its index among the pairs made (for what its record holds beyond
-    /// it), ordered by its first half (the still, else the lone movie).
+    /// and its method, ordered by its first half (the still, else the lone movie).
     struct Made: Comparable, BitwiseCopyable, Sendable {
         var span: PairList.Span
-        var index: Int32
 
-        init(_ span: PairList.Span, index: Int32) {
-            self.span = span
-            self.index = index
-        }
+        init(_ span: PairList.Span) { self.span = span }
 
         var first: Int32 { span.still >= 0 ? span.still : span.movie }
         static func < (a: Made, b: Made) -> Bool { a.first < b.first }
         static func == (a: Made, b: Made) -> Bool { a.first == b.first }
     }
 
-    /// The pairs `made` (indices into `store`; `extras` empty or one each, by their index) and
+    /// What a made pair's record holds beyond it, beside the pair's first half, sorted by that
+    /// half as ``Made`` is (no two pairs share one).
+    struct MadeExtra: ScratchRecord {
+        var first: Int32
+        var extra: Boxed<PairRecord.Rare>
+
+        init(first: Int32, extra: Boxed<PairRecord.Rare>) {
+            self.first = first
+            self.extra = extra
+        }
+
+        func encode(into bytes: inout [UInt8]) {
+            var w = RecordWriter(bytes: consume bytes)
+            w.number(UInt64(UInt32(bitPattern: first)))
+            bytes = w.bytes
+            PairExtras.Entry(extra: extra).encode(into: &bytes)
+        }
+
+        init?(decoding bytes: UnsafeRawBufferPointer) {
+            var r = RecordReader(bytes: bytes)
+            guard let first = r.number(), first <= UInt64(UInt32.max),
+                  let extra = PairExtras.Entry(decoding: UnsafeRawBufferPointer(rebasing: bytes[r.at...]))?.extra else { return nil }
+            self.init(first: Int32(bitPattern: UInt32(first)), extra: extra)
+        }
+    }
+
+    /// The pairs `made` (indices into `store`; `madeExtras`, what their records hold beyond them
+    /// for those that hold anything, sorted as they are) and
     /// `archived` (with their archives' indices), put in pairing's order as ``Pairing/pairList(_:)``
     /// orders them: paths compared by index (the store's summaries are in path order, no two
     /// alike), an archive's pair first on a tie. With `directory`, the pairs wait in a temporary
     /// file there (``ScratchArray``), read back as the result asks for them.
-    init(_ store: some SummaryStore, made: SortedRuns<Made>, extras madeExtras: [Boxed<PairRecord.Rare>?],
+    init(_ store: some SummaryStore, made: SortedRuns<Made>, extras madeExtras: SortedRecords<MadeExtra>,
          archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)], scratch directory: String? = nil) {
-        precondition(madeExtras.isEmpty || madeExtras.count == made.count)
         let n = store.count
         // The archives' pairs in pairing's order, a tie in their archives' order (a stable sort
         // of them in the scan's order).
@@ -294,8 +318,11 @@ struct StoredPairs: PairSource {
         // A pair that cannot be read back ends the run (no `lost` value): a report without it
         // would be wrong without a word.
         let spans = ScratchArray<PairList.Span>(in: directory, prefix: "livelint-pairs", lost: nil)
-        var extras: [Boxed<PairRecord.Rare>?] = []
-        let hasExtras = !madeExtras.isEmpty || archived.contains { $0.extra != nil }
+        // One entry a pair, on disk beside the pairs, when any pair's record holds more than it.
+        let hasExtras = madeExtras.count > 0 || archived.contains { $0.extra != nil }
+        let extras = hasExtras ? PairExtras(writingIn: directory) : .none
+        var pending = madeExtras.inOrder()
+        var nextExtra = pending.next()
         var members: [RecordHalf] = []
         func appendArchived(_ j: Int) {
             let entry = archived[j]
@@ -318,10 +345,18 @@ struct StoredPairs: PairSource {
                                  movie: m.span.movie >= 0 ? store.half(Int(m.span.movie)).path : nil)
             }, archive: appendArchived)
             spans.append(m.span)
-            if hasExtras { extras.append(madeExtras.isEmpty ? nil : madeExtras[Int(m.index)]) }
+            if hasExtras {
+                if let entry = nextExtra, entry.first == m.first {
+                    extras.append(entry.extra)
+                    nextExtra = pending.next()
+                } else {
+                    extras.append(nil)
+                }
+            }
             if spans.count - spans.written >= ScratchArray<PairList.Span>.releaseEvery { spans.writeOutAll() }
         }
         merge.finish(archive: appendArchived)
+        precondition(nextExtra == nil, "what a made pair holds beyond it is kept beside it")
         spans.writeOutAll()
         self.store = store
         self.spans = spans

@@ -215,22 +215,17 @@ public struct LibraryScan: Sendable {
                 throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
             }
         }
-        // With pairMedia, each pair's summary is taken as the engine hands it over (the full
-        // pair, decoded for its rules) and put on its record afterwards.
-        var media: [PairMediaKey: PairMedia] = [:]
-        let wantsMedia = options.pairMedia
         let onPair = { (pair: LivePair) in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
-            if wantsMedia { media[PairMediaKey(pair.record)] = pair.media }
         }
-        var result: LintResult
+        let result: LintResult
         if let stored = library.stored, let partition = options.partition {
             assert(library.summaries.isEmpty, "summaries are held or stored, never both (holdSummaries)")
             let ties = library.ties
             library.ties = PartitionBuilder()
             result = engine.run(stored: stored, ties: ties, store: library.records, root: root, fileFindings: library.fileFindings,
                                 onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition,
-                                scratch: ScanRecords.temporaryDirectory, runSize: options.scratchRun)
+                                scratch: ScanRecords.temporaryDirectory, runSize: options.scratchRun, media: options.pairMedia)
         } else {
             library.holdSummaries()
             let summaries = library.summaries
@@ -239,10 +234,8 @@ public struct LibraryScan: Sendable {
             // system as each ends (a small scan's few pages are not worth the call).
             let trims = summaries.count > options.spillAbove
             result = engine.run(summaries: consume summaries, store: library.records, root: root, fileFindings: library.fileFindings,
-                                onPair: onPair, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: options.partition)
-        }
-        if wantsMedia {
-            for i in result.pairs.indices { result.pairs[i].media = media[PairMediaKey(result.pairs[i])] }
+                                onPair: onPair, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: options.partition,
+                                media: options.pairMedia)
         }
         progress?(.finished(result.summary))
         return result
@@ -299,15 +292,5 @@ public struct LibraryScan: Sendable {
                                 findings: progress == nil ? 0 : engine.countAfterBaseline(findings)))
         }
         return library
-    }
-}
-
-/// A pair's halves, to find its ``PairMedia`` again after the engine ran.
-private struct PairMediaKey: Hashable {
-    var still: String?
-    var movie: String?
-    init(_ record: PairRecord) {
-        still = record.still
-        movie = record.movie
     }
 }

@@ -38,6 +38,20 @@ public struct RecordWriter {
     public mutating func optional(_ d: Double?) {
         guard let d else { return byte(0) }
         byte(1)
+        double(d)
+    }
+
+    /// A number any sign, as its two's complement (read back by ``RecordReader/signed()``).
+    public mutating func signed(_ n: Int64) { number(UInt64(bitPattern: n)) }
+
+    public mutating func optional(_ n: Int64?) {
+        guard let n else { return byte(0) }
+        byte(1)
+        signed(n)
+    }
+
+    /// Its eight bytes as they are (every NaN and signed zero kept).
+    public mutating func double(_ d: Double) {
         withUnsafeBytes(of: d.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }
@@ -94,10 +108,24 @@ public struct RecordReader {
     public mutating func optionalDouble() -> Double?? {
         switch byte() {
         case 0: return .some(nil)
-        case 1:
-            guard bytes.count - at >= 8 else { return nil }
-            defer { at += 8 }
-            return .some(Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))))
+        case 1: return double().map { .some($0) }
+        default: return nil
+        }
+    }
+
+    public mutating func double() -> Double? {
+        guard bytes.count - at >= 8 else { return nil }
+        defer { at += 8 }
+        return Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+    }
+
+    /// A number ``RecordWriter/signed(_:)`` wrote.
+    public mutating func signed() -> Int64? { number().map { Int64(bitPattern: $0) } }
+
+    public mutating func optionalSigned() -> Int64?? {
+        switch byte() {
+        case 0: return .some(nil)
+        case 1: return signed().map { .some($0) }
         default: return nil
         }
     }

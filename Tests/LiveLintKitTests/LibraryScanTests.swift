@@ -1,5 +1,5 @@
 import Foundation
-import LiveLintEngine
+@testable import LiveLintEngine
 @testable import LiveLintKit
 import LiveModel
 import Reporters
@@ -195,12 +195,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         var options = LintOptions(paths: paths, configuration: .defaults)
         options.consumers = ["all"]
+        options.pairMedia = true
         options.spillAbove = 0
         options.diskAbove = nil
         options.identifierList = dir.appendingPathComponent("held.jsonl").path
         let (whole, _) = try await Self.scan(options)
         let heldList = try String(contentsOfFile: options.identifierList!, encoding: .utf8)
         #expect(whole.pairs.contains { !$0.consumers.isEmpty } && whole.findings.count > 10 && !heldList.isEmpty)
+        #expect(whole.pairs.allSatisfy { $0.media != nil } && whole.pairs.contains { $0.media?.edits.isEmpty == false })
         #expect(whole.files.contains { $0.path.contains(".livp!") }, "the members are among the files")
         options.diskAbove = 0
         options.identifierList = dir.appendingPathComponent("stored.jsonl").path
@@ -217,6 +219,8 @@ import Testing
             #expect(Self.reports(stored) == Self.reports(whole), "buckets of \(size)")
             #expect(Array(stored.files) == Array(whole.files) && Array(stored.pairs) == Array(whole.pairs))
             #expect(Array(stored.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
+            #expect(Array(stored.pairs.map(\.media)) == Array(whole.pairs.map(\.media)))
+            #expect(stored.pairs.extras.spills, "what the records hold beyond their pairs is on disk")
             #expect(try String(contentsOfFile: options.identifierList!, encoding: .utf8) == heldList)
             // Every complete pair is reported formed, once.
             let formed = events.compactMap { if case .pairFormed(let pair) = $0 { pair } else { nil } }

@@ -499,6 +499,25 @@ import Testing
         return text
     }
 
+    /// A number's tenth byte carries its 64th bit alone: one that says more is refused, as a
+    /// longer run of bytes is, not read as another number.
+    @Test func numbersPastSixtyFourBitsAreRefused() {
+        func read(_ bytes: [UInt8]) -> UInt64? {
+            bytes.withUnsafeBytes { raw in
+                var reader = RecordCodec.Reader(bytes: raw, names: RecordCodec.Names())
+                return reader.uint()
+            }
+        }
+        var writer = RecordCodec.Writer()
+        writer.uint(.max)
+        #expect(writer.bytes.count == 10 && read(writer.bytes) == .max)
+        #expect(read(Array(repeating: 0xFF, count: 9) + [0x01]) == .max)
+        #expect(read(Array(repeating: 0xFF, count: 9) + [0x02]) == nil)
+        #expect(read(Array(repeating: 0x80, count: 9) + [0x7F]) == nil)
+        #expect(read(Array(repeating: 0x80, count: 10) + [0x00]) == nil)
+        #expect(read([0x80, 0x01]) == 128 && read([0x80]) == nil)
+    }
+
     @Test func everyFileRoundTrips() throws {
         let engineKeys = try LintEngine(rules: builtinRules).metadataKeys
         let allKeys = Set(MetadataKey.table.map(\.key))

@@ -362,7 +362,9 @@ enum RecordCodec {
             var v: UInt64 = 0
             var shift: UInt64 = 0
             while let b = byte() {
-                guard shift < 64 else { return nil }
+                // The tenth byte holds the 64th bit alone: more would not fit (a damaged record,
+                // refused rather than read as another number).
+                guard shift < 63 || (shift == 63 && b <= 1) else { return nil }
                 v |= UInt64(b & 0x7F) << shift
                 if b & 0x80 == 0 { return v }
                 shift += 7

@@ -17,6 +17,13 @@ import LiveLintEngine
 /// holding the report paths (empty when absent); every finding is `.finding` with
 /// `data-rule` (and `data-finding`, its index in the JSON report's `findings`).
 ///
+/// Memory (issue 13: a million-file library): the page is handed out in pieces of about 64 KiB
+/// and the findings and cards are written as they are read from the result; which findings each
+/// card lists is found by lists sorted in `options.scratchDirectory` past a run's worth
+/// (``CardJoin``; without a folder those lists are held). What stays in memory is what the
+/// summary counts per rule and per consumer, one card's findings, and the runs and blocks the
+/// lists read back.
+///
 /// Safety: untrusted strings are escaped for where they land (``HTMLEscape``) and placed by the
 /// script as text only; a Content-Security-Policy allows no network at all (`default-src
 /// 'none'`), images only from `data:` and only the page's own style sheet and script (by nonce).
@@ -148,23 +155,10 @@ public enum HTMLReporter {
     /// The JSON the page's script draws from, escaped for a `<script>` element and handed to
     /// `sink` a piece at a time. Cards keep the result's pair order; each lists the indexes of
     /// the findings that name one of its files; findings that name no pair's file go to `other`.
+    /// A path that is a half of several pairs is the last one's (``CardJoin``).
     static func writeData(_ result: LintResult, rules: [RuleSummary], options: LintReportOptions,
                           to sink: (String) -> Void) {
-        var cardOfPath: [String: Int] = [:]
-        cardOfPath.reserveCapacity(result.pairs.count * 2)
-        for (i, p) in result.pairs.enumerated() {
-            if let s = p.still { cardOfPath[s] = i }
-            if let m = p.movie { cardOfPath[m] = i }
-        }
-        var findingsOfCard: [Int: [Int]] = [:]
-        var other: [Int] = []
-        for (index, f) in result.findings.enumerated() {
-            var cards: [Int] = []
-            for file in f.files { if let c = cardOfPath[file], !cards.contains(c) { cards.append(c) } }
-            if cards.isEmpty { other.append(index) }
-            for c in cards { findingsOfCard[c, default: []].append(index) }
-        }
-        cardOfPath = [:]
+        let join = CardJoin(result, scratch: options.scratchDirectory, runSize: options.scratchRun)
 
         var ruleTable: [String: JSON] = [:]
         for r in rules {
@@ -188,12 +182,19 @@ public enum HTMLReporter {
             out += HTMLEscape.scriptJSON(item.compact())
             if out.utf8.count >= 1 << 16 { sink(out); out = "" }
         }
-        out += "],\"other\":" + JSON.array(other.map { .integer($0) }).compact()
-        out += ",\"cards\":["
-        for (i, p) in result.pairs.enumerated() {
+        out += "],\"other\":["
+        var first = true
+        join.forEachOther { index in
+            out += first ? String(index) : "," + String(index)
+            first = false
+            if out.utf8.count >= 1 << 16 { sink(out); out = "" }
+        }
+        out += "],\"cards\":["
+        join.forEachCard { i, findings in
+            let p = result.pairs[i]
             if i > 0 { out += "," }
             var card: [JSON] = [.string(p.still ?? ""), .string(p.movie ?? ""), .string(p.contentIdentifier),
-                                .string(p.pairedBy.rawValue), .array((findingsOfCard[i] ?? []).map { .integer($0) }),
+                                .string(p.pairedBy.rawValue), .array(findings.map { .integer($0) }),
                                 p.media.map { media($0, of: p) } ?? .null]
             if let still = p.still, let t = options.html.thumbnails[still] {
                 card.append(.array([.string("data:\(t.mimeType);base64," + Data(t.bytes).base64EncodedString()),

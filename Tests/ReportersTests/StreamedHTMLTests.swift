@@ -157,9 +157,91 @@ struct StreamedHTMLTests {
         #expect(pieces.allSatisfy { $0.utf8.count < (1 << 16) + 1024 }, "\(pieces.map(\.utf8.count).max() ?? 0) bytes")
     }
 
+    /// A made-up preview of `still`, none for about a fifth of them.
+    private static func preview(_ still: String) -> HTMLThumbnail? {
+        let sum = still.utf8.reduce(0) { $0 + Int($1) }
+        return sum % 5 == 0 ? nil : HTMLThumbnail(mimeType: "image/jpeg", bytes: Array(still.utf8), width: sum, height: still.count)
+    }
+
+    /// What a source was asked for, call by call.
+    private final class Asked: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stills: [[String]] = []
+        var calls: [[String]] { lock.withLock { stills } }
+        func source(onlyCardsWithFindings: Bool) -> HTMLThumbnailSource {
+            HTMLThumbnailSource(onlyCardsWithFindings: onlyCardsWithFindings) { stills in
+                self.lock.withLock { self.stills.append(stills) }
+                return stills.map(StreamedHTMLTests.preview)
+            }
+        }
+    }
+
+    /// Thumbnails from a source go to the cards the selection wants (a still or movie that any
+    /// finding names; every still), read a batch of cards at a time and only for those cards; a
+    /// still in the dictionary is taken from there. Where no still is a half of two pairs, the
+    /// page is the one the dictionary of the wanted stills (what `lint` held) gave.
+    @Test func thumbnailsFromASource() throws {
+        let scratch = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // Random libraries, and one of more cards than a batch, every other still named.
+        let large = LintResult(
+            root: ".", files: [],
+            pairs: (0..<1000).map { PairRecord(still: "IMG_\($0).JPG", movie: $0 % 3 == 0 ? "IMG_\($0).MOV" : nil, contentIdentifier: nil, pairedBy: .name) },
+            findings: (0..<1000).map { Finding(ruleID: "r", severity: .info, message: "", files: $0 % 2 == 0 ? ["IMG_\($0).JPG"] : [], documentation: "d") },
+            summary: LintSummary(files: 0, pairs: 0, errors: 0, warnings: 0, infos: 1000))
+        let libraries: [(seed: UInt64, result: LintResult)] = (UInt64(1)...40).map { ($0, Self.library(seed: $0)) } + [(0, large)]
+        for (seed, result) in libraries {
+            let named = Set(result.findings.flatMap(\.files))
+            let stills = result.pairs.compactMap(\.still)
+            for onlyCardsWithFindings in [true, false] {
+                let wants = { (p: PairRecord) in
+                    !onlyCardsWithFindings || p.still.map(named.contains) == true || p.movie.map(named.contains) == true
+                }
+                // Some stills given in the dictionary (as PNG, to tell them apart): not asked for.
+                let given = Dictionary(stills.enumerated().filter { $0.offset % 4 == 1 }.map {
+                    ($0.element, HTMLThumbnail(mimeType: "image/png", bytes: [1, 2], width: 1, height: 1)!)
+                }, uniquingKeysWith: { a, _ in a })
+                for dictionary in [[:], given] {
+                    var options = LintReportOptions(html: HTMLReportInput(thumbnails: dictionary, nonce: Self.nonce))
+                    let expected = Self.heldData(result, rules: [], options: options) { p in
+                        p.still.flatMap { wants(p) ? Self.preview($0) : nil }
+                    }
+                    let wanted = result.pairs.compactMap { p in p.still.flatMap { dictionary[$0] == nil && wants(p) ? $0 : nil } }
+                    for (directory, run) in [(nil, nil), (scratch, 1), (scratch, 3)] as [(String?, Int?)] {
+                        let label = "seed \(seed), \(onlyCardsWithFindings ? "findings" : "all"), \(dictionary.count) given, runs of \(String(describing: run))"
+                        let asked = Asked()
+                        options.html.thumbnailSource = asked.source(onlyCardsWithFindings: onlyCardsWithFindings)
+                        options.scratchDirectory = directory
+                        options.scratchRun = run
+                        let page = HTMLReporter.render(result, rules: [], toolVersion: "1", options: options)
+                        #expect(try Self.dataBlock(page) == expected, "\(label)")
+                        #expect(asked.calls.joined().elementsEqual(wanted), "\(label)")
+                        #expect(asked.calls.allSatisfy { !$0.isEmpty && $0.count <= HTMLReporter.cardBatch }, "\(label)")
+                        if result.pairs.count > HTMLReporter.cardBatch { #expect(asked.calls.count > 1, "\(label)") }
+                    }
+                    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch).isEmpty, "seed \(seed)")
+                }
+                // The dictionary of the wanted stills gives the same page, where no still is a
+                // half of two pairs (a dictionary by still cannot tell their cards apart).
+                if Set(stills).count == stills.count {
+                    var held = LintReportOptions(html: HTMLReportInput(nonce: Self.nonce))
+                    for p in result.pairs where wants(p) { if let still = p.still { held.html.thumbnails[still] = Self.preview(still) } }
+                    var streamed = LintReportOptions(html: HTMLReportInput(nonce: Self.nonce))
+                    streamed.html.thumbnailSource = Asked().source(onlyCardsWithFindings: onlyCardsWithFindings)
+                    streamed.scratchDirectory = scratch
+                    streamed.scratchRun = 2
+                    #expect(HTMLReporter.render(result, rules: [], toolVersion: "1", options: streamed)
+                            == HTMLReporter.render(result, rules: [], toolVersion: "1", options: held), "seed \(seed)")
+                }
+            }
+        }
+    }
+
     /// The data block as it was written from the join held in memory (every path's card, every
-    /// card's findings): the reference.
-    private static func heldData(_ result: LintResult, rules: [RuleSummary], options: LintReportOptions) -> String {
+    /// card's findings): the reference. A card whose still is not in the thumbnails given gets
+    /// `thumbnail`'s.
+    private static func heldData(_ result: LintResult, rules: [RuleSummary], options: LintReportOptions,
+                                 thumbnail: (PairRecord) -> HTMLThumbnail? = { _ in nil }) -> String {
         var cardOfPath: [String: Int] = [:]
         for (i, p) in result.pairs.enumerated() {
             if let s = p.still { cardOfPath[s] = i }
@@ -200,7 +282,7 @@ struct StreamedHTMLTests {
             var card: [JSON] = [.string(p.still ?? ""), .string(p.movie ?? ""), .string(p.contentIdentifier),
                                 .string(p.pairedBy.rawValue), .array((findingsOfCard[i] ?? []).map { .integer($0) }),
                                 p.media.map { HTMLReporter.media($0, of: p) } ?? .null]
-            if let still = p.still, let t = options.html.thumbnails[still] {
+            if let t = p.still.flatMap({ options.html.thumbnails[$0] }) ?? thumbnail(p) {
                 card.append(.array([.string("data:\(t.mimeType);base64," + Data(t.bytes).base64EncodedString()),
                                     .integer(t.width), .integer(t.height)]))
             }

@@ -11,16 +11,23 @@ extension HTMLReporter {
     /// before the findings'. A path's card is the last pair it is a half of (the `.livp` archive
     /// of a member is no half): a finding naming it is listed by that card. What the join finds
     /// goes to two lists of numbers, read back once each: `card << 32 | finding` for each finding
-    /// a card lists, and each finding some card lists (the others are `other`).
+    /// a card lists, and each finding some card lists (the others are `other`). Asked to, the
+    /// first also marks each card whose still or movie some finding names (whichever card lists
+    /// it), as `card << 32 | 0xFFFF_FFFF`, after the card's findings: `--thumbnails findings`.
     struct CardJoin {
-        /// `card << 32 | finding` for each finding a card lists (as often as it names the card's files).
+        /// The low half of a card's mark: no finding's index (those are below 2³² - 1).
+        private static let mark: UInt64 = 0xFFFF_FFFF
+        /// `card << 32 | finding` for each finding a card lists (as often as it names the card's
+        /// files), and the cards' marks.
         private let listed: SortedRuns<UInt64>
         /// Each finding some card lists (as often as it names cards' files).
         private let matched: SortedRuns<UInt64>
         private let findingCount: Int
         private let cardCount: Int
 
-        init(_ result: LintResult, scratch: String?, runSize: Int?) {
+        /// The join of `result`'s findings with its cards; `marksNamed`: cards whose still or
+        /// movie a finding names are marked.
+        init(_ result: LintResult, marksNamed: Bool, scratch: String?, runSize: Int?) {
             findingCount = result.findings.count
             cardCount = result.pairs.count
             precondition(findingCount < 1 << 32 && cardCount < 1 << 32, "a report's pairs and findings are counted in 32 bits")
@@ -36,18 +43,25 @@ extension HTMLReporter {
             }
             let listed = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-html-listed", runSize: runSize)
             let matched = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-html-matched", runSize: runSize)
+            // The path read, the pairs it is a half of (in result order) and whether a finding names it yet.
             var current: String?
-            var card: Int?
+            var pairs: [Int] = []
+            var named = false
             paths.forEachInOrder { entry in
                 if entry.path != current {
                     current = entry.path
-                    card = nil
+                    pairs.removeAll(keepingCapacity: true)
+                    named = false
                 }
                 switch entry.by {
                 case .pair(let i):
-                    card = i
+                    pairs.append(i)
                 case .finding(let j):
-                    guard let card else { return }
+                    guard let card = pairs.last else { return }
+                    if marksNamed, !named {
+                        for i in pairs { listed.append(UInt64(i) << 32 | Self.mark) }
+                    }
+                    named = true
                     listed.append(UInt64(card) << 32 | UInt64(j))
                     matched.append(UInt64(j))
                 }
@@ -72,26 +86,30 @@ extension HTMLReporter {
             }
         }
 
-        /// Calls `body` with each card in order and the findings it lists, ascending, each once; once.
-        func forEachCard(_ body: (_ card: Int, _ findings: [Int]) -> Void) {
+        /// Calls `body` with each card in order, the findings it lists (ascending, each once) and
+        /// whether it is marked; once.
+        func forEachCard(_ body: (_ card: Int, _ findings: [Int], _ marked: Bool) -> Void) {
             var card = 0
             var own: [Int] = []
+            var marked = false
             var last: UInt64?
+            func next() {
+                body(card, own, marked)
+                own.removeAll(keepingCapacity: true)
+                marked = false
+                card += 1
+            }
             listed.forEachInOrder { value in
                 guard value != last else { return }
                 last = value
-                while card < Int(value >> 32) {
-                    body(card, own)
-                    own = []
-                    card += 1
+                while card < Int(value >> 32) { next() }
+                if value & Self.mark == Self.mark {
+                    marked = true
+                } else {
+                    own.append(Int(value & Self.mark))
                 }
-                own.append(Int(value & 0xFFFF_FFFF))
             }
-            while card < cardCount {
-                body(card, own)
-                own = []
-                card += 1
-            }
+            while card < cardCount { next() }
         }
     }
 

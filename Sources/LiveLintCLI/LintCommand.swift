@@ -154,7 +154,7 @@ struct LintCommand: AsyncParsableCommand {
 
             let colored = output == nil && format == .text && Terminal.useColor(color, fd: STDOUT_FILENO)
             var reportOptions = LintReportOptions(verbose: verbose, color: colored)
-            if format == .html { reportOptions.html.thumbnails = scan.thumbnails(for: result, selection: thumbnails ?? .findings) }
+            if format == .html { reportOptions.html.thumbnailSource = scan.thumbnailSource(thumbnails ?? .findings) }
             let report = LintReport(format: format, failOn: scan.failOn(failOn),
                                     options: reportOptions, rules: scan.ruleSummaries)
             if let output {

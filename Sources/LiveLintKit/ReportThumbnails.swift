@@ -15,27 +15,26 @@ public enum ThumbnailSelection: String, Sendable, CaseIterable {
 }
 
 extension LibraryScan {
-    /// The embedded previews of the stills whose cards get one (``ThumbnailSelection``), read
-    /// through exiv2's preview API after the scan (read-only; no pixel decoded), `jobs` at a
-    /// time. A still that carries no preview a browser can draw, a `.livp` member (not a file
-    /// on disk) or a file that no longer reads simply has none.
-    public func thumbnails(for result: LintResult, selection: ThumbnailSelection,
-                           maxBytes: Int = 48 * 1024) -> [String: HTMLThumbnail] {
-        guard selection != .none else { return [:] }
-        var wanted: Set<String> = []
+    /// Where the HTML report reads the thumbnails of the cards `selection` picks as it writes
+    /// them (``HTMLThumbnailSource``; nil for `.none`), so that no more than a batch of cards'
+    /// previews is held (issue 13). Each batch's embedded previews are read through exiv2's
+    /// preview API (read-only; no pixel decoded), `jobs` at a time. A still that carries no
+    /// preview a browser can draw, a `.livp` member (not a file on disk) or a file that no longer
+    /// reads simply has none.
+    public func thumbnailSource(_ selection: ThumbnailSelection, maxBytes: Int = 48 * 1024) -> HTMLThumbnailSource? {
+        let onlyCardsWithFindings: Bool
         switch selection {
-        case .all:
-            for p in result.pairs { if let s = p.still { wanted.insert(s) } }
-        case .findings:
-            let withFindings = Set(result.findings.lazy.flatMap(\.files))
-            for p in result.pairs {
-                guard let s = p.still, withFindings.contains(s) || p.movie.map(withFindings.contains) == true else { continue }
-                wanted.insert(s)
-            }
-        case .none:
-            break
+        case .findings: onlyCardsWithFindings = true
+        case .all: onlyCardsWithFindings = false
+        case .none: return nil
         }
-        let stills = wanted.sorted()
+        return HTMLThumbnailSource(onlyCardsWithFindings: onlyCardsWithFindings) { stills in
+            previews(of: stills, maxBytes: maxBytes)
+        }
+    }
+
+    /// The embedded previews of `stills` (report paths), in order, read `jobs` at a time.
+    func previews(of stills: [String], maxBytes: Int) -> [HTMLThumbnail?] {
         let found = UnsafeSendableBox([HTMLThumbnail?](repeating: nil, count: stills.count))
         let lock = NSLock()
         let workers = max(1, min(options.jobs, stills.count))
@@ -50,9 +49,7 @@ extension LibraryScan {
                 i += workers
             }
         }
-        var out: [String: HTMLThumbnail] = [:]
-        for (path, thumb) in zip(stills, found.value) { if let thumb { out[path] = thumb } }
-        return out
+        return found.value
     }
 
     /// Where the file a report path names is opened: report paths are relative to the scanned

@@ -43,8 +43,9 @@ public struct LintReportOptions: Sendable {
     public var documentationBaseURI: String?
     /// HTML: thumbnails, consumer outcomes, the page's nonce and page size.
     public var html: HTMLReportInput
-    /// Text and JUnit: where the grouping of findings under their pairs sorts its lists past a
-    /// run's worth (nil: in memory), so that a library-sized report is not grouped in memory.
+    /// Text, JUnit and HTML: where the grouping of findings under their pairs (HTML: their
+    /// cards) sorts its lists past a run's worth (nil: in memory), so that a library-sized report
+    /// is not grouped in memory.
     public var scratchDirectory: String?
     /// The runs' size for those lists (nil: their default; small in the tests).
     public var scratchRun: Int?

@@ -2,8 +2,13 @@
 /// outcomes, and how the page protects itself. Reporters never read files; the pipeline
 /// (`LiveLintKit`) fills this.
 public struct HTMLReportInput: Sendable {
-    /// Embedded previews by the still's report path (only the cards that get one).
+    /// Embedded previews by the still's report path (only the cards that get one). They come
+    /// first: ``thumbnailSource`` is asked only for the stills not here.
     public var thumbnails: [String: HTMLThumbnail]
+    /// Previews read as the cards are written, a batch of cards at a time, so that a library's
+    /// thumbnails are never held together (issue 13: `--thumbnails all` on a million stills held
+    /// gigabytes). Nil: only ``thumbnails``.
+    public var thumbnailSource: HTMLThumbnailSource?
     /// Per consumer (`immich`, `google-photos`, …), how many pairs got each outcome (`ok`,
     /// `degraded`, …): the summary's consumer table. Empty: no table. Fill it with
     /// ``HTMLReporter/consumerOutcomeCounts(_:)`` from each pair's verdicts.
@@ -16,11 +21,28 @@ public struct HTMLReportInput: Sendable {
     public var pageSize: Int
 
     public init(thumbnails: [String: HTMLThumbnail] = [:], consumerOutcomes: [String: [String: Int]] = [:],
-                nonce: String? = nil, pageSize: Int = 100) {
+                nonce: String? = nil, pageSize: Int = 100, thumbnailSource: HTMLThumbnailSource? = nil) {
         self.thumbnails = thumbnails
+        self.thumbnailSource = thumbnailSource
         self.consumerOutcomes = consumerOutcomes
         self.nonce = nonce
         self.pageSize = pageSize
+    }
+}
+
+/// Where the HTML report's thumbnails are read from as its cards are written
+/// (``HTMLReportInput/thumbnailSource``); which cards get one is found with the findings' join.
+public struct HTMLThumbnailSource: Sendable {
+    /// True: only cards whose still or movie some finding names get one (`--thumbnails findings`;
+    /// named by any finding, whichever card lists it); false: every card with a still (`all`).
+    public var onlyCardsWithFindings: Bool
+    /// The previews of `stills` (report paths), in order, nil where there is none; called with
+    /// the stills of a batch of cards at a time (a still of two cards asked for each).
+    public var read: @Sendable (_ stills: [String]) -> [HTMLThumbnail?]
+
+    public init(onlyCardsWithFindings: Bool, read: @escaping @Sendable (_ stills: [String]) -> [HTMLThumbnail?]) {
+        self.onlyCardsWithFindings = onlyCardsWithFindings
+        self.read = read
     }
 }
 

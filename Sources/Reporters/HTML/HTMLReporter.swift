@@ -17,10 +17,22 @@ import LiveLintEngine
 /// holding the report paths (empty when absent); every finding is `.finding` with
 /// `data-rule` (and `data-finding`, its index in the JSON report's `findings`).
 ///
+/// Memory (issue 13: a million-file library): the page is handed out in pieces of about 64 KiB
+/// and the findings and cards are written as they are read from the result; which findings each
+/// card lists is found by lists sorted in `options.scratchDirectory` past a run's worth
+/// (``CardJoin``; without a folder those lists are held), and the thumbnails a
+/// ``HTMLThumbnailSource`` gives are read a batch of cards at a time as the cards are written.
+/// What stays in memory is what the summary counts per rule and per consumer, a batch of cards
+/// with their findings and thumbnails, the runs and blocks the lists read back, and whatever
+/// ``HTMLReportInput/thumbnails`` the caller holds.
+///
 /// Safety: untrusted strings are escaped for where they land (``HTMLEscape``) and placed by the
 /// script as text only; a Content-Security-Policy allows no network at all (`default-src
 /// 'none'`), images only from `data:` and only the page's own style sheet and script (by nonce).
 public enum HTMLReporter {
+    /// Cards written at a time: a ``HTMLThumbnailSource`` is asked for at most this many previews at once.
+    static let cardBatch = 128
+
     /// The data block's own version (the page's script reads it; bumped when its shape changes).
     static let dataVersion = 1
 
@@ -148,23 +160,11 @@ public enum HTMLReporter {
     /// The JSON the page's script draws from, escaped for a `<script>` element and handed to
     /// `sink` a piece at a time. Cards keep the result's pair order; each lists the indexes of
     /// the findings that name one of its files; findings that name no pair's file go to `other`.
+    /// A path that is a half of several pairs is the last one's (``CardJoin``).
     static func writeData(_ result: LintResult, rules: [RuleSummary], options: LintReportOptions,
                           to sink: (String) -> Void) {
-        var cardOfPath: [String: Int] = [:]
-        cardOfPath.reserveCapacity(result.pairs.count * 2)
-        for (i, p) in result.pairs.enumerated() {
-            if let s = p.still { cardOfPath[s] = i }
-            if let m = p.movie { cardOfPath[m] = i }
-        }
-        var findingsOfCard: [Int: [Int]] = [:]
-        var other: [Int] = []
-        for (index, f) in result.findings.enumerated() {
-            var cards: [Int] = []
-            for file in f.files { if let c = cardOfPath[file], !cards.contains(c) { cards.append(c) } }
-            if cards.isEmpty { other.append(index) }
-            for c in cards { findingsOfCard[c, default: []].append(index) }
-        }
-        cardOfPath = [:]
+        let join = CardJoin(result, marksNamed: options.html.thumbnailSource?.onlyCardsWithFindings == true,
+                            scratch: options.scratchDirectory, runSize: options.scratchRun)
 
         var ruleTable: [String: JSON] = [:]
         for r in rules {
@@ -188,22 +188,65 @@ public enum HTMLReporter {
             out += HTMLEscape.scriptJSON(item.compact())
             if out.utf8.count >= 1 << 16 { sink(out); out = "" }
         }
-        out += "],\"other\":" + JSON.array(other.map { .integer($0) }).compact()
-        out += ",\"cards\":["
-        for (i, p) in result.pairs.enumerated() {
-            if i > 0 { out += "," }
-            var card: [JSON] = [.string(p.still ?? ""), .string(p.movie ?? ""), .string(p.contentIdentifier),
-                                .string(p.pairedBy.rawValue), .array((findingsOfCard[i] ?? []).map { .integer($0) }),
-                                p.media.map { media($0, of: p) } ?? .null]
-            if let still = p.still, let t = options.html.thumbnails[still] {
-                card.append(.array([.string("data:\(t.mimeType);base64," + Data(t.bytes).base64EncodedString()),
-                                    .integer(t.width), .integer(t.height)]))
-            }
-            out += HTMLEscape.scriptJSON(JSON.array(card).compact())
+        out += "],\"other\":["
+        var first = true
+        join.forEachOther { index in
+            out += first ? String(index) : "," + String(index)
+            first = false
             if out.utf8.count >= 1 << 16 { sink(out); out = "" }
         }
+        out += "],\"cards\":["
+        // The cards wait a batch at a time: the previews a source gives them are read in one call
+        // for the batch, and no more than those are held.
+        var batch: [PendingCard] = []
+        func writeBatch() {
+            for (card, thumbnail) in zip(batch, thumbnails(of: batch, input: options.html)) {
+                let p = card.pair
+                if card.index > 0 { out += "," }
+                var item: [JSON] = [.string(p.still ?? ""), .string(p.movie ?? ""), .string(p.contentIdentifier),
+                                    .string(p.pairedBy.rawValue), .array(card.findings.map { .integer($0) }),
+                                    p.media.map { media($0, of: p) } ?? .null]
+                if let t = thumbnail {
+                    item.append(.array([.string("data:\(t.mimeType);base64," + Data(t.bytes).base64EncodedString()),
+                                        .integer(t.width), .integer(t.height)]))
+                }
+                out += HTMLEscape.scriptJSON(JSON.array(item).compact())
+                if out.utf8.count >= 1 << 16 { sink(out); out = "" }
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
+        join.forEachCard { i, findings, marked in
+            batch.append(PendingCard(index: i, pair: result.pairs[i], findings: findings, marked: marked))
+            if batch.count == cardBatch { writeBatch() }
+        }
+        writeBatch()
         out += "]}"
         sink(out)
+    }
+
+    /// A card waiting in a batch: its pair, the findings it lists, and whether a finding names its
+    /// still or movie (known only when the thumbnails' selection needs it).
+    struct PendingCard {
+        var index: Int
+        var pair: PairRecord
+        var findings: [Int]
+        var marked: Bool
+    }
+
+    /// The thumbnail of each card of `batch`: the one given for its still, else, when the
+    /// source's selection wants the card, the source's (one call for the whole batch, none when
+    /// no card wants one).
+    static func thumbnails(of batch: [PendingCard], input: HTMLReportInput) -> [HTMLThumbnail?] {
+        var thumbnails = batch.map { card in card.pair.still.flatMap { input.thumbnails[$0] } }
+        guard let source = input.thumbnailSource else { return thumbnails }
+        let asked = batch.indices.compactMap { k -> (card: Int, still: String)? in
+            guard thumbnails[k] == nil, let still = batch[k].pair.still,
+                  batch[k].marked || !source.onlyCardsWithFindings else { return nil }
+            return (k, still)
+        }
+        guard !asked.isEmpty else { return thumbnails }
+        for (card, thumbnail) in zip(asked.map(\.card), source.read(asked.map(\.still))) { thumbnails[card] = thumbnail }
+        return thumbnails
     }
 
     /// A pair's media facts, with short keys (the data block is most of a large report). A

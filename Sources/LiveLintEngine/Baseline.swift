@@ -1,5 +1,6 @@
 import Foundation
 import LiveModel
+import ScratchFiles
 
 /// Findings accepted as they are, so that only new ones fail CI (model: SwiftLint `Baseline`).
 ///
@@ -135,6 +136,97 @@ public struct Baseline: Sendable, Hashable {
             }
         }
         return baselined
+    }
+}
+
+extension Baseline {
+    /// The baseline accepting exactly `findings`, as ``jsonData()`` writes it, byte for byte,
+    /// handed to `sink` in pieces of about 64 KiB: its entries sorted on disk in `scratch`
+    /// (runs of `runSize`; nil: in memory), not held (issue 13: `lint --write-baseline` on a
+    /// library with a finding on every file held each entry, its count and the whole text).
+    public static func writeJSON(accepting findings: some Sequence<Finding>, scratch: String?, runSize: Int? = nil,
+                                 to sink: (String) -> Void) {
+        let entries = SortedRecords<Entry>(spillingIn: scratch, prefix: "livelint-baseline", runSize: runSize, by: <)
+        for f in findings { entries.append(Entry(rule: f.ruleID, files: f.files, message: f.message)) }
+        // JSONEncoder's pretty printing with sorted keys: two spaces an indent, " : " after a
+        // key, an empty array as its brackets on lines of their own around an empty line.
+        var out = "{\n  \"findings\" : ["
+        var first = true
+        entries.forEachInOrder { entry in
+            out += first ? "\n    {\n      \"files\" : [" : ",\n    {\n      \"files\" : ["
+            first = false
+            if entry.files.isEmpty { out += "\n" }
+            for (i, file) in entry.files.enumerated() {
+                out += i == 0 ? "\n        " : ",\n        "
+                quote(file, into: &out)
+            }
+            out += "\n      ],\n      \"message\" : "
+            quote(entry.message, into: &out)
+            out += ",\n      \"rule\" : "
+            quote(entry.rule, into: &out)
+            out += "\n    }"
+            if out.utf8.count >= 1 << 16 {
+                sink(out)
+                out = ""
+            }
+        }
+        out += first ? "\n\n  ],\n  \"version\" : \(currentVersion)\n}\n" : "\n  ],\n  \"version\" : \(currentVersion)\n}\n"
+        sink(out)
+    }
+
+    /// `s` as JSONEncoder quotes it without escaping slashes: `"` and `\\` behind a backslash,
+    /// control characters as `\\b \\t \\n \\f \\r` or `\\u00xx` (lower-case hex), all else as it is.
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        var plain = s.unicodeScalars.startIndex
+        for i in s.unicodeScalars.indices {
+            let c = s.unicodeScalars[i]
+            guard c.value < 0x20 || c == "\"" || c == "\\" else { continue }
+            out.unicodeScalars.append(contentsOf: s.unicodeScalars[plain..<i])
+            plain = s.unicodeScalars.index(after: i)
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{8}": out += "\\b"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\u{C}": out += "\\f"
+            case "\r": out += "\\r"
+            default:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        out.unicodeScalars.append(contentsOf: s.unicodeScalars[plain...])
+        out += "\""
+    }
+}
+
+extension Baseline.Entry: ScratchRecord {
+    /// The rule, the files and the message, each string behind its length.
+    public func encode(into bytes: inout [UInt8]) {
+        var w = RecordWriter(bytes: consume bytes)
+        w.string(rule)
+        w.count(files.count)
+        for file in files { w.string(file) }
+        w.string(message)
+        bytes = w.bytes
+    }
+
+    public init?(decoding bytes: UnsafeRawBufferPointer) {
+        var r = RecordReader(bytes: bytes)
+        guard let rule = r.string(), let n = r.count() else { return nil }
+        var files: [String] = []
+        files.reserveCapacity(n)
+        for _ in 0..<n {
+            guard let file = r.string() else { return nil }
+            files.append(file)
+        }
+        guard let message = r.string(), r.atEnd else { return nil }
+        // Sorted when it was made: kept as it is.
+        self.rule = rule
+        self.files = files
+        self.message = message
     }
 }
 

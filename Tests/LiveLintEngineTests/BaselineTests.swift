@@ -3,6 +3,7 @@ import LiveLintEngine
 import LiveModel
 import Rules
 import Testing
+import TestSupport
 
 private let brokenScan: [MediaFile] = [
     .jpeg("a/IMG_0001.JPG", id: Sample.uuidA), .mov("a/IMG_0001.MOV", id: Sample.uuidB),
@@ -80,4 +81,36 @@ private let brokenScan: [MediaFile] = [
     #expect(throws: BaselineError.self) { try Baseline.decode(Data(#"{"version": 9, "findings": []}"#.utf8), source: "b.json") }
     #expect(throws: BaselineError.self) { try Baseline.load(from: "/nonexistent/baseline.json") }
     #expect((try? Baseline.decode(Data(#"{"version": 1, "findings": []}"#.utf8), source: "b.json")) == Baseline(entries: []))
+}
+
+/// `lint --write-baseline` writes its entries sorted on disk (issue 13): the text is
+/// JSONEncoder's, byte for byte, whatever the strings (every control character, quotes,
+/// backslashes, slashes, DEL, text that is not ASCII, NFC and NFD spellings of one name, emoji),
+/// with no finding, with files and without, entries alike, in runs of 1, 3 and the default, and
+/// handed on in pieces of about 64 KiB.
+@Test func baselineWrittenFromDiskIsJSONEncodersText() throws {
+    var generator = SplitMix(seed: 2_027)
+    var controls = ""
+    for c in 0..<0x20 { controls.unicodeScalars.append(Unicode.Scalar(UInt8(c))) }
+    let words = ["a/IMG_0001.JPG", "a/IMG_0001.MOV", "", "\"q\" \\ /x/", controls, "\u{7F}\u{80}\u{2028}",
+                 "Ünïcode é", "Ünïcode e\u{301}", "😀</script>", String(repeating: "long ", count: 40)]
+    func word() -> String { words[Int.random(in: 0..<words.count, using: &generator)] }
+    let findings = (0..<3_000).map { _ in
+        Finding(ruleID: ["orphan-still", "x", "identifier-mismatch"][Int.random(in: 0..<3, using: &generator)],
+                severity: .warning, message: word(), files: (0..<Int.random(in: 0...3, using: &generator)).map { _ in word() },
+                documentation: "d")
+    }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-baseline-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for list in [[], Array(findings.prefix(1)), Array(findings.prefix(7)), findings] {
+        let expected = Array(Baseline(findings: list).jsonData())
+        for (scratch, run) in [(String?.none, Int?.none), (dir.path, 1), (dir.path, 3), (dir.path, nil)] {
+            var pieces: [String] = []
+            Baseline.writeJSON(accepting: list, scratch: scratch, runSize: run) { pieces.append($0) }
+            #expect(Array(pieces.joined().utf8) == expected, "\(list.count) findings, runs of \(run ?? 0)")
+            #expect(pieces.dropLast().allSatisfy { $0.utf8.count < (1 << 16) + 4_096 })
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        }
+    }
 }

@@ -143,7 +143,7 @@ struct LintCommand: AsyncParsableCommand {
             })
 
             if let writeBaseline {
-                do { try Baseline(findings: result.findings).write(to: writeBaseline) } catch {
+                do { try Baseline.write(accepting: result.findings, to: writeBaseline) } catch {
                     throw UserError("cannot write the baseline: \(error)")
                 }
                 if !quiet {

@@ -285,9 +285,13 @@ struct StoredPairs: PairSource {
         }
 
         func encode(into bytes: inout [UInt8]) {
-            var w = RecordWriter(bytes: consume bytes)
-            w.number(UInt64(UInt32(bitPattern: first)))
-            bytes = w.bytes
+            // The writer ends before the entry is appended: alive, it would share the buffer, and
+            // the entry's first byte would copy the whole write buffer (64 KiB a record).
+            do {
+                var w = RecordWriter(bytes: consume bytes)
+                w.number(UInt64(UInt32(bitPattern: first)))
+                bytes = w.bytes
+            }
             PairExtras.Entry(extra: extra).encode(into: &bytes)
         }
 

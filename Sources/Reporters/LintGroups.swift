@@ -188,9 +188,13 @@ struct KeyedFinding: ScratchRecord {
     var finding: Finding
 
     func encode(into bytes: inout [UInt8]) {
-        var w = RecordWriter(bytes: consume bytes)
-        w.number(UInt64(key))
-        bytes = w.bytes
+        // The writer ends before the finding is appended: alive, it would share the buffer,
+        // and the finding's first byte would copy the whole write buffer (64 KiB a record).
+        do {
+            var w = RecordWriter(bytes: consume bytes)
+            w.number(UInt64(key))
+            bytes = w.bytes
+        }
         finding.encode(into: &bytes)
     }
 

@@ -211,16 +211,16 @@ public struct LintEngine: Sendable {
         let needsFull = !pairRules.isEmpty || keepsExtras || onPair != nil
         var complete = 0
         for i in pairs.indices where pairs.isComplete(i) { complete += 1 }
+        var outcomes = OutcomeCounts()
         if needsFull {
             forEachPart { list, indices in
-                checkPairs(list, store: store, into: findings, onPair: onPair, media: media) { k, extra in
+                checkPairs(list, store: store, into: findings, onPair: onPair, media: media, outcomes: &outcomes) { k, extra in
                     extras[indices.map { Int($0[k]) } ?? k] = extra
                 }
             }
         }
-        let records = PairRecords(pairs: pairs, extras: extras)
-        return result(root: root, findings: findings, files: ScannedFiles(scanOf: pairs), pairs: records,
-                      complete: complete, extras: records.extras)
+        return result(root: root, findings: findings, files: ScannedFiles(scanOf: pairs), pairs: PairRecords(pairs: pairs, extras: extras),
+                      complete: complete, outcomes: outcomes)
     }
 
     /// ``run(summaries:store:root:fileFindings:onPair:afterPhase:partition:)`` on summaries kept
@@ -255,6 +255,7 @@ public struct LintEngine: Sendable {
         let keepsExtras = !consumers.isEmpty || media
         let needsFull = !pairRules.isEmpty || keepsExtras || onPair != nil
         var complete = 0
+        var outcomes = OutcomeCounts()
         func bucket(_ indices: [Int32]) {
             var local: [FileSummary] = []
             local.reserveCapacity(indices.count)
@@ -270,7 +271,9 @@ public struct LintEngine: Sendable {
                 findings.append(contentsOf: Self.collect(scanRules) { $0.check(scan: context) })
             }
             var extras: [Boxed<PairRecord.Rare>?] = keepsExtras ? Array(repeating: nil, count: list.count) : []
-            if needsFull { checkPairs(list, store: store, into: findings, onPair: onPair, media: media) { extras[$0] = $1 } }
+            if needsFull {
+                checkPairs(list, store: store, into: findings, onPair: onPair, media: media, outcomes: &outcomes) { extras[$0] = $1 }
+            }
             for k in list.indices {
                 if list.isComplete(k) { complete += 1 }
                 let extra = extras.isEmpty ? nil : extras[k]
@@ -282,7 +285,7 @@ public struct LintEngine: Sendable {
                 func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[Int(half)] }
                 let pair = StoredPairs.Made(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method))
                 made.append(pair)
-                if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, extra: extra)) }
+                if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, entry: PairExtras.Entry.encoded(extra))) }
             }
         }
         var indices: [Int32] = []
@@ -303,7 +306,7 @@ public struct LintEngine: Sendable {
         let files = ScannedFiles(stored: stored, members: memberFiles)
         memberFiles = []
         return result(root: root, findings: findings, files: files, pairs: PairRecords(stored: pairs),
-                      complete: complete, extras: pairs.extras)
+                      complete: complete, outcomes: outcomes)
     }
 
     /// What the enabled file rules find on every file of `store` (for a pipeline that did not run
@@ -319,9 +322,10 @@ public struct LintEngine: Sendable {
     /// `list`'s pairs one by one, each with its full halves from `store`: `onPair`, the pair rules
     /// (into `findings`) and, with consumers, their verdicts on it in `list`'s library, and with
     /// `media`, what its halves carry (what its record holds beyond the pair, handed to `extra`
-    /// with the pair's index in `list`).
+    /// with the pair's index in `list`); each verdict counted in `outcomes` as it is given.
     private func checkPairs(_ list: PairList, store: some FileStore, into findings: FindingSorter,
-                            onPair: ((LivePair) -> Void)?, media: Bool, extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
+                            onPair: ((LivePair) -> Void)?, media: Bool, outcomes: inout OutcomeCounts,
+                            extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
         for k in list.indices {
             let summary = list[k]
@@ -330,15 +334,22 @@ public struct LintEngine: Sendable {
             findings.append(contentsOf: Self.collect(pairRules) { $0.check(pair: pair) })
             guard library != nil || media else { continue }
             var record = summary.record
-            if let library { record.consumers = Self.verdicts(on: pair, in: library, consumers: consumers) }
+            if let library {
+                let verdicts = Self.verdicts(on: pair, in: library, consumers: consumers)
+                for (id, verdict) in verdicts { outcomes[id, default: [:]][verdict.outcome, default: 0] += 1 }
+                record.consumers = verdicts
+            }
             if media { record.media = pair.media }
             extra(k, record.rare)
         }
     }
 
+    /// Per consumer id, how many pairs got each outcome, counted as the verdicts are given.
+    typealias OutcomeCounts = [String: [ConsumerOutcome: Int]]
+
     /// The result of a run: `findings` sorted and baselined, the summary counted.
     private func result(root: String, findings sorter: FindingSorter, files scanned: ScannedFiles, pairs: PairRecords,
-                        complete: Int, extras: PairExtras) -> LintResult {
+                        complete: Int, outcomes: OutcomeCounts) -> LintResult {
         let (findings, baselined) = sorter.sorted(baseline: baseline)
         var summary = LintSummary(
             files: scanned.count,
@@ -348,10 +359,7 @@ public struct LintEngine: Sendable {
             infos: findings.count(of: .info),
             baselined: baselined)
         if !consumers.isEmpty {
-            for consumer in consumers { summary.consumers[consumer.id] = [:] }
-            extras.forEach { extra in
-                for (id, verdict) in extra?.value.consumers ?? [:] { summary.consumers[id, default: [:]][verdict.outcome, default: 0] += 1 }
-            }
+            for consumer in consumers { summary.consumers[consumer.id] = outcomes[consumer.id] ?? [:] }
         }
         return LintResult(root: root, files: scanned, pairs: pairs, findings: findings, summary: summary)
     }

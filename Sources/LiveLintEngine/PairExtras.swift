@@ -38,6 +38,12 @@ struct PairExtras: Sendable {
         file.append(Entry(extra: extra))
     }
 
+    /// Adds the next pair's entry as ``Entry/encoded(_:)`` wrote it (not decoded on the way).
+    func append(encoded: [UInt8]) {
+        guard case .file(let file) = storage else { preconditionFailure("entries are appended to a list made to be written") }
+        file.append(encoded: encoded)
+    }
+
     /// Pair `i`'s entry; nil when it holds nothing beyond its pair (or no pair does).
     subscript(i: Int) -> Boxed<PairRecord.Rare>? {
         get {
@@ -64,21 +70,19 @@ struct PairExtras: Sendable {
         return PairExtras(held)
     }
 
-    /// Calls `body` with each pair's entry, in order.
-    func forEach(_ body: (Boxed<PairRecord.Rare>?) -> Void) {
-        switch storage {
-        case .none: return
-        case .held(let held): held.forEach(body)
-        case .file(let file): file.forEach { body($0.extra) }
-        }
-    }
-
     /// A pair's entry as written: a flag (none, or an entry), then the sidecar, the verdicts
     /// (sorted by consumer) and the media, each field as ``RecordWriter`` writes it.
     struct Entry: ScratchRecord {
         var extra: Boxed<PairRecord.Rare>?
 
         init(extra: Boxed<PairRecord.Rare>?) { self.extra = extra }
+
+        /// The bytes ``encode(into:)`` writes for `extra`.
+        static func encoded(_ extra: Boxed<PairRecord.Rare>?) -> [UInt8] {
+            var bytes: [UInt8] = []
+            Entry(extra: extra).encode(into: &bytes)
+            return bytes
+        }
 
         func encode(into bytes: inout [UInt8]) {
             var w = RecordWriter(bytes: consume bytes)

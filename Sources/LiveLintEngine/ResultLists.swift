@@ -273,33 +273,29 @@ struct StoredPairs: PairSource {
         static func == (a: Made, b: Made) -> Bool { a.first == b.first }
     }
 
-    /// What a made pair's record holds beyond it, beside the pair's first half, sorted by that
-    /// half as ``Made`` is (no two pairs share one).
+    /// What a made pair's record holds beyond it (a ``PairExtras/Entry``'s bytes, moved through
+    /// the sort without being decoded), beside the pair's first half, sorted by that half as
+    /// ``Made`` is (no two pairs share one).
     struct MadeExtra: ScratchRecord {
         var first: Int32
-        var extra: Boxed<PairRecord.Rare>
+        var entry: [UInt8]
 
-        init(first: Int32, extra: Boxed<PairRecord.Rare>) {
+        init(first: Int32, entry: [UInt8]) {
             self.first = first
-            self.extra = extra
+            self.entry = entry
         }
 
         func encode(into bytes: inout [UInt8]) {
-            // The writer ends before the entry is appended: alive, it would share the buffer, and
-            // the entry's first byte would copy the whole write buffer (64 KiB a record).
-            do {
-                var w = RecordWriter(bytes: consume bytes)
-                w.number(UInt64(UInt32(bitPattern: first)))
-                bytes = w.bytes
-            }
-            PairExtras.Entry(extra: extra).encode(into: &bytes)
+            var w = RecordWriter(bytes: consume bytes)
+            w.number(UInt64(UInt32(bitPattern: first)))
+            w.bytes.append(contentsOf: entry)
+            bytes = w.bytes
         }
 
         init?(decoding bytes: UnsafeRawBufferPointer) {
             var r = RecordReader(bytes: bytes)
-            guard let first = r.number(), first <= UInt64(UInt32.max),
-                  let extra = PairExtras.Entry(decoding: UnsafeRawBufferPointer(rebasing: bytes[r.at...]))?.extra else { return nil }
-            self.init(first: Int32(bitPattern: UInt32(first)), extra: extra)
+            guard let first = r.number(), first <= UInt64(UInt32.max) else { return nil }
+            self.init(first: Int32(bitPattern: UInt32(first)), entry: Array(bytes[r.at...]))
         }
     }
 
@@ -351,7 +347,7 @@ struct StoredPairs: PairSource {
             spans.append(m.span)
             if hasExtras {
                 if let entry = nextExtra, entry.first == m.first {
-                    extras.append(entry.extra)
+                    extras.append(encoded: entry.entry)
                     nextExtra = pending.next()
                 } else {
                     extras.append(nil)

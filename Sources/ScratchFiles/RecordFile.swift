@@ -93,6 +93,27 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
         if writes, pending.count >= Self.bufferSize { flush() }
     }
 
+    /// Appends a record given as the bytes its ``ScratchRecord/encode(into:)`` wrote (moved from
+    /// one list to another without being decoded and encoded again).
+    @inlinable public func append(encoded bytes: some Collection<UInt8>) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard descriptor >= 0 else {
+            guard let value = Array(bytes).withUnsafeBytes({ Element(decoding: $0) }) else {
+                preconditionFailure("a record's bytes are what its type writes")
+            }
+            held.append(value)
+            appended += 1
+            return
+        }
+        if cached.chunk == appended / chunk { cached = (-1, []) }
+        if appended % chunk == 0 { starts.append(written + Int64(pending.count)) }
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { pending.append(contentsOf: $0) }
+        pending.append(contentsOf: bytes)
+        appended += 1
+        if writes, pending.count >= Self.bufferSize { flush() }
+    }
+
     /// Writes the buffer out; on failure keeps it, and all that comes after, in memory.
     @inlinable func flush() {
         guard writes, !pending.isEmpty else { return }

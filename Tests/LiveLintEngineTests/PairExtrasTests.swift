@@ -72,9 +72,6 @@ struct PairExtrasTests {
         held.forEach(onDisk.append)
         for i in held.indices { #expect(onDisk[i] == held[i], "pair \(i)") }
         for i in held.indices.reversed() where i % 37 == 0 { #expect(onDisk[i] == held[i], "pair \(i), backwards") }
-        var read: [Boxed<PairRecord.Rare>?] = []
-        onDisk.forEach { read.append($0) }
-        #expect(read == held)
         let changed = onDisk.replacing(3, with: Self.samples[1], count: held.count)
         #expect(changed[3] == Self.samples[1] && changed[4] == held[4] && onDisk[3] == held[3])
         #expect(PairExtras.none.replacing(1, with: Self.samples[2], count: 3)[1] == Self.samples[2])

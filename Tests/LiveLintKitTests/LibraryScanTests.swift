@@ -203,6 +203,10 @@ import Testing
         let heldList = try String(contentsOfFile: options.identifierList!, encoding: .utf8)
         #expect(whole.pairs.contains { !$0.consumers.isEmpty } && whole.findings.count > 10 && !heldList.isEmpty)
         #expect(whole.pairs.allSatisfy { $0.media != nil } && whole.pairs.contains { $0.media?.edits.isEmpty == false })
+        // The summary's outcomes are the pairs' verdicts counted.
+        var outcomes: [String: [ConsumerOutcome: Int]] = [:]
+        for pair in whole.pairs { for (id, verdict) in pair.consumers { outcomes[id, default: [:]][verdict.outcome, default: 0] += 1 } }
+        #expect(whole.summary.consumers == outcomes && outcomes.count == Consumers.ids.count)
         #expect(whole.files.contains { $0.path.contains(".livp!") }, "the members are among the files")
         options.diskAbove = 0
         options.identifierList = dir.appendingPathComponent("stored.jsonl").path

@@ -42,7 +42,8 @@ struct SortedRecordsTests {
     }
 
     /// Every record comes back by index and in order, from the file and the write buffer, in
-    /// chunks of 1 to more than the list; with no folder, or one that does not exist, they are held.
+    /// chunks of 1 to more than the list, appended as a value or as its bytes; with no folder, or
+    /// one that does not exist, they are held.
     @Test func recordsComeBackByIndexAndInOrder() {
         let items = Self.items(3_000)
         let cases: [(directory: String?, chunk: Int, spills: Bool)] = [
@@ -51,7 +52,16 @@ struct SortedRecordsTests {
         ]
         for c in cases {
             let file = RecordFile<Item>(in: c.directory, prefix: "livelint-test", chunk: c.chunk)
-            for item in items { file.append(item) }
+            // Every other record given as its bytes (moved from another list), the rest as values.
+            for (i, item) in items.enumerated() {
+                if i % 2 == 0 {
+                    file.append(item)
+                } else {
+                    var bytes: [UInt8] = []
+                    item.encode(into: &bytes)
+                    file.append(encoded: bytes)
+                }
+            }
             #expect(file.spills == c.spills && file.count == items.count, "chunk \(c.chunk)")
             var inOrder: [Item] = []
             file.forEach { inOrder.append($0) }

@@ -223,7 +223,7 @@ public struct LintEngine: Sendable {
                       complete: complete, outcomes: outcomes)
     }
 
-    /// ``run(summaries:store:root:fileFindings:onPair:afterPhase:partition:)`` on summaries kept
+    /// ``run(summaries:store:root:fileFindings:onPair:afterPhase:partition:media:)`` on summaries kept
     /// outside memory (`stored`, in the scan's order, each path ordered after the one before it
     /// as ``FileSummary/comparePaths(_:_:)`` orders them: a walk's order), with what ties them
     /// (`ties`, gathered as they were stored): each bucket's summaries are read back, paired and

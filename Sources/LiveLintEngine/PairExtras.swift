@@ -55,8 +55,9 @@ struct PairExtras: Sendable {
         }
     }
 
-    /// The entries with pair `i`'s replaced, all in memory (a result changed by hand), for `count` pairs.
-    func replacing(_ i: Int, with extra: Boxed<PairRecord.Rare>?, count: Int) -> PairExtras {
+    /// Replaces pair `i`'s entry (of `count` pairs; a result changed by hand), all entries then
+    /// held in memory: in place, when they were held already and nothing else shares them.
+    mutating func replace(_ i: Int, with extra: Boxed<PairRecord.Rare>?, count: Int) {
         var held: [Boxed<PairRecord.Rare>?]
         switch storage {
         case .none: held = Array(repeating: nil, count: count)
@@ -66,8 +67,9 @@ struct PairExtras: Sendable {
             held.reserveCapacity(count)
             file.forEach { held.append($0.extra) }
         }
+        storage = .none  // the array's only owner is `held` now
         held[i] = extra
-        return PairExtras(held)
+        storage = .held(held)
     }
 
     /// A pair's entry as written: a flag (none, or an entry), then the sidecar, the verdicts

@@ -60,7 +60,7 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
                 storage = .records([])
                 records[i] = newValue
                 storage = .records(records)
-            case .pairs(let pairs, let extras):
+            case .pairs(let pairs, var extras):
                 // What the pair holds cannot change here: a record that no longer matches its
                 // pair turns the list into plain records.
                 // An extra replaces what the pair's own record holds beyond it (its sidecar); "no
@@ -75,8 +75,19 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
                     storage = .records(records)
                     return
                 }
-                storage = .pairs(pairs, extras: extras.replacing(i, with: newValue.rare, count: pairs.pairCount))
+                storage = .records([])  // `extras` is then the only owner of its entries
+                extras.replace(i, with: newValue.rare, count: pairs.pairCount)
+                storage = .pairs(pairs, extras: extras)
             }
+        }
+    }
+
+    /// How many pairs were paired by `method` (`.unpaired`: the lone halves), read without what
+    /// the records hold beyond their pairs (an HTML scan's drawings are not decoded to count them).
+    public func count(pairedBy method: PairingMethod) -> Int {
+        switch storage {
+        case .records(let records): return records.reduce(0) { $0 + ($1.pairedBy == method ? 1 : 0) }
+        case .pairs(let pairs, _): return (0..<pairs.pairCount).reduce(0) { $0 + (pairs.record($1).pairedBy == method ? 1 : 0) }
         }
     }
 
@@ -160,7 +171,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
     }
 
     /// The files of a scan whose summaries are kept outside memory, in path order already (see
-    /// ``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:)``),
+    /// ``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:scratch:runSize:media:)``),
     /// with its `.livp` members (each with its archive's index, in any order), sorted as
     /// ``init(scanOf:)`` sorts them. Only the members' places are held.
     init(stored: some SummaryStore, members files: [(file: Int32, member: ScannedFile)]) {

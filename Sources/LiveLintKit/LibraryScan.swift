@@ -64,7 +64,7 @@ public struct LintOptions: Sendable {
     /// The default for ``spillAbove``: 10,000 files (about 8 MiB of full records).
     public static let defaultSpillAbove = 10_000
     /// Pairing, the scan rules and the consumers' facts work on buckets of about this many files,
-    /// each of whole groups of files tied by a folder or an identifier (``LintEngine/run(summaries:store:root:fileFindings:onPair:afterPhase:partition:)``);
+    /// each of whole groups of files tied by a folder or an identifier (``LintEngine/run(summaries:store:root:fileFindings:onPair:afterPhase:partition:media:)``);
     /// nil: on the whole library at once. The report is the same either way.
     public var partition: Int? = LintOptions.defaultPartition
     /// The default for ``partition``: 16,384 files.

@@ -8,8 +8,7 @@ import LiveLintEngine
 public enum MarkdownReporter {
     public static func render(_ result: LintResult, findingLimit: Int = 200) -> String {
         let s = result.summary
-        var lone = 0
-        for pair in result.pairs where pair.pairedBy == .unpaired { lone += 1 }
+        let lone = result.pairs.count(pairedBy: .unpaired)
         var out = "## livelint: \(escape(result.root))\n\n"
         let verdict = s.errors > 0 ? "❌" : s.warnings > 0 ? "⚠️" : "✅"
         out += "\(verdict) **\(s.errors)** errors, **\(s.warnings)** warnings, **\(s.infos)** infos in \(s.files) files "

@@ -41,8 +41,9 @@ public struct RecordWriter {
         double(d)
     }
 
-    /// A number any sign, as its two's complement (read back by ``RecordReader/signed()``).
-    public mutating func signed(_ n: Int64) { number(UInt64(bitPattern: n)) }
+    /// A number any sign, zigzagged (0, -1, 1, -2, … as 0, 1, 2, 3, …: small either way; read
+    /// back by ``RecordReader/signed()``).
+    public mutating func signed(_ n: Int64) { number(UInt64(bitPattern: (n << 1) ^ (n >> 63))) }
 
     public mutating func optional(_ n: Int64?) {
         guard let n else { return byte(0) }
@@ -120,7 +121,7 @@ public struct RecordReader {
     }
 
     /// A number ``RecordWriter/signed(_:)`` wrote.
-    public mutating func signed() -> Int64? { number().map { Int64(bitPattern: $0) } }
+    public mutating func signed() -> Int64? { number().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) } }
 
     public mutating func optionalSigned() -> Int64?? {
         switch byte() {

@@ -81,16 +81,7 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
             appended += 1
             return
         }
-        // The chunk read last grows: read it again when asked.
-        if cached.chunk == appended / chunk { cached = (-1, []) }
-        let at = pending.count
-        if appended % chunk == 0 { starts.append(written + Int64(at)) }
-        for _ in 0..<4 { pending.append(0) }
-        value.encode(into: &pending)
-        let length = UInt32(pending.count - at - 4)
-        withUnsafeBytes(of: length.littleEndian) { pending.replaceSubrange(at..<(at + 4), with: $0) }
-        appended += 1
-        if writes, pending.count >= Self.bufferSize { flush() }
+        appendRecord { value.encode(into: &$0) }
     }
 
     /// Appends a record given as the bytes its ``ScratchRecord/encode(into:)`` wrote (moved from
@@ -99,17 +90,26 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else {
-            guard let value = Array(bytes).withUnsafeBytes({ Element(decoding: $0) }) else {
-                preconditionFailure("a record's bytes are what its type writes")
-            }
+            // Held: decoded here, as a chunk read back is (bytes that do not decode end the run).
+            guard let value = Array(bytes).withUnsafeBytes({ Element(decoding: $0) }) else { lost() }
             held.append(value)
             appended += 1
             return
         }
+        appendRecord { $0.append(contentsOf: bytes) }
+    }
+
+    /// Puts the record `write` appends to the buffer behind its length, noting where a chunk
+    /// starts; under the lock, with a file.
+    @inlinable func appendRecord(_ write: (inout [UInt8]) -> Void) {
+        // The chunk read last grows: read it again when asked.
         if cached.chunk == appended / chunk { cached = (-1, []) }
-        if appended % chunk == 0 { starts.append(written + Int64(pending.count)) }
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { pending.append(contentsOf: $0) }
-        pending.append(contentsOf: bytes)
+        let at = pending.count
+        if appended % chunk == 0 { starts.append(written + Int64(at)) }
+        for _ in 0..<4 { pending.append(0) }
+        write(&pending)
+        let length = UInt32(pending.count - at - 4)
+        withUnsafeBytes(of: length.littleEndian) { pending.replaceSubrange(at..<(at + 4), with: $0) }
         appended += 1
         if writes, pending.count >= Self.bufferSize { flush() }
     }

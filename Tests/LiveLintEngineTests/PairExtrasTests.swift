@@ -45,10 +45,15 @@ struct PairExtrasTests {
             }
             #expect((bytes + [0]).withUnsafeBytes { PairExtras.Entry(decoding: $0) } == nil, "sample \(i)")
         }
-        // The zero's sign and the edit's bytes are kept exactly.
+        // The zero's sign and a NaN's bits are kept exactly (`==` would not equate NaNs).
         let media = Self.samples[4]?.value.media
         let back = Self.bytes(Self.samples[4]).withUnsafeBytes { PairExtras.Entry(decoding: $0) }?.extra?.value.media
         #expect(back?.edits[1].mediaTime?.sign == .minus && back == media)
+        let nan = Double(bitPattern: 0x7FF8_0000_0000_0ABC)
+        let odd = PairRecord.Rare.boxed(media: PairMedia(movieDuration: nan, stillImageTime: -.nan), consumers: [:], sidecar: nil)
+        let oddBack = Self.bytes(odd).withUnsafeBytes { PairExtras.Entry(decoding: $0) }?.extra?.value.media
+        #expect(oddBack?.movieDuration?.bitPattern == nan.bitPattern
+                && oddBack?.stillImageTime?.bitPattern == (-Double.nan).bitPattern)
         for flag: UInt8 in [2, 0xFF] {
             var bad = Self.bytes(Self.samples[3])
             bad[0] = flag
@@ -72,9 +77,12 @@ struct PairExtrasTests {
         held.forEach(onDisk.append)
         for i in held.indices { #expect(onDisk[i] == held[i], "pair \(i)") }
         for i in held.indices.reversed() where i % 37 == 0 { #expect(onDisk[i] == held[i], "pair \(i), backwards") }
-        let changed = onDisk.replacing(3, with: Self.samples[1], count: held.count)
-        #expect(changed[3] == Self.samples[1] && changed[4] == held[4] && onDisk[3] == held[3])
-        #expect(PairExtras.none.replacing(1, with: Self.samples[2], count: 3)[1] == Self.samples[2])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "the file is unlinked")
+        var changed = onDisk
+        changed.replace(3, with: Self.samples[1], count: held.count)
+        changed.replace(4, with: nil, count: held.count)
+        #expect(changed[3] == Self.samples[1] && changed[4] == nil && changed[5] == held[5] && onDisk[3] == held[3])
+        var none = PairExtras.none
+        none.replace(1, with: Self.samples[2], count: 3)
+        #expect(none[1] == Self.samples[2] && none[0] == nil && none[2] == nil)
     }
 }

@@ -30,8 +30,11 @@ import LiveLintEngine
 /// script as text only; a Content-Security-Policy allows no network at all (`default-src
 /// 'none'`), images only from `data:` and only the page's own style sheet and script (by nonce).
 public enum HTMLReporter {
-    /// Cards written at a time: a ``HTMLThumbnailSource`` is asked for at most this many previews at once.
+    /// Previews a ``HTMLThumbnailSource`` is asked for at once, at most: cards wait until this
+    /// many want one (the source reads them in parallel), or until ``cardsHeld`` wait.
     static let cardBatch = 128
+    /// Cards that wait at most (most want no preview with `--thumbnails findings`).
+    static let cardsHeld = 4_096
 
     /// The data block's own version (the page's script reads it; bumped when its shape changes).
     static let dataVersion = 1
@@ -104,7 +107,7 @@ public enum HTMLReporter {
 
     static func summary(_ result: LintResult, rules: [RuleSummary], consumers: [String: [String: Int]]) -> String {
         let s = result.summary
-        let lone = result.pairs.filter { $0.pairedBy == .unpaired }.count
+        let lone = result.pairs.count(pairedBy: .unpaired)
         var out = "<section id=\"summary\">\n<ul class=\"counts\">"
         let counts: [(String, String, Int)] = [
             ("files", "files", s.files), ("pairs", "pairs", s.pairs), ("lone", "lone halves", lone),
@@ -199,6 +202,7 @@ public enum HTMLReporter {
         // The cards wait a batch at a time: the previews a source gives them are read in one call
         // for the batch, and no more than those are held.
         var batch: [PendingCard] = []
+        var asking = 0
         func writeBatch() {
             for (card, thumbnail) in zip(batch, thumbnails(of: batch, input: options.html)) {
                 let p = card.pair
@@ -214,10 +218,13 @@ public enum HTMLReporter {
                 if out.utf8.count >= 1 << 16 { sink(out); out = "" }
             }
             batch.removeAll(keepingCapacity: true)
+            asking = 0
         }
         join.forEachCard { i, findings, marked in
-            batch.append(PendingCard(index: i, pair: result.pairs[i], findings: findings, marked: marked))
-            if batch.count == cardBatch { writeBatch() }
+            let card = PendingCard(index: i, pair: result.pairs[i], findings: findings, marked: marked)
+            batch.append(card)
+            if asks(card, input: options.html) { asking += 1 }
+            if asking == cardBatch || batch.count == cardsHeld { writeBatch() }
         }
         writeBatch()
         out += "]}"
@@ -233,6 +240,13 @@ public enum HTMLReporter {
         var marked: Bool
     }
 
+    /// Whether the source is asked for `card`'s preview: it has a still the caller gave none for,
+    /// and the source's selection wants it.
+    static func asks(_ card: PendingCard, input: HTMLReportInput) -> Bool {
+        guard let source = input.thumbnailSource, let still = card.pair.still, input.thumbnails[still] == nil else { return false }
+        return card.marked || !source.onlyCardsWithFindings
+    }
+
     /// The thumbnail of each card of `batch`: the one given for its still, else, when the
     /// source's selection wants the card, the source's (one call for the whole batch, none when
     /// no card wants one).
@@ -240,8 +254,7 @@ public enum HTMLReporter {
         var thumbnails = batch.map { card in card.pair.still.flatMap { input.thumbnails[$0] } }
         guard let source = input.thumbnailSource else { return thumbnails }
         let asked = batch.indices.compactMap { k -> (card: Int, still: String)? in
-            guard thumbnails[k] == nil, let still = batch[k].pair.still,
-                  batch[k].marked || !source.onlyCardsWithFindings else { return nil }
+            guard asks(batch[k], input: input), let still = batch[k].pair.still else { return nil }
             return (k, still)
         }
         guard !asked.isEmpty else { return thumbnails }

@@ -175,9 +175,16 @@ extension Baseline {
     }
 
     /// `s` as JSONEncoder quotes it without escaping slashes: `"` and `\\` behind a backslash,
-    /// control characters as `\\b \\t \\n \\f \\r` or `\\u00xx` (lower-case hex), all else as it is.
+    /// control characters as `\\b \\t \\n \\f \\r` or `\\u00xx` (lower-case hex), all else as it is
+    /// (swift-foundation's `JSONWriter`). Not the reports' `JSON.quote`, which also escapes DEL.
     static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings (paths, rule ids) need no escape: as they are.
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            out += s
+            out += "\""
+            return
+        }
         var plain = s.unicodeScalars.startIndex
         for i in s.unicodeScalars.indices {
             let c = s.unicodeScalars[i]

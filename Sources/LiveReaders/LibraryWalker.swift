@@ -388,33 +388,50 @@ public struct LibraryWalker: Sendable {
             add(path, root: root, stat: stat)
         }
 
-        /// Drops the files at `indices` (ascending, before the listing is sorted): the files after
-        /// the first are copied into a listing of their own, chunk by chunk (written out as this
-        /// one was), each chunk of this one freed once copied. Nothing is done when there are none,
-        /// which is nearly always.
-        mutating func remove(atSortedIndices indices: [Int]) {
-            guard !indices.isEmpty else { return }
+        /// Drops the entries `indices` gives (each once, in ascending order, through its callback),
+        /// before the listing is sorted. Chunk by chunk: the entries of the chunk the indices are
+        /// in are marked, and the chunk copied without them once they move past it, so that only
+        /// one chunk's marks are held however many entries go (a hard-linked copy of a tree).
+        mutating func remove(sortedIndices indices: ((Int) -> Void) -> Void) {
             precondition(!isSorted, "files are dropped before the listing is sorted")
             var kept = Listing()
             kept.roots = roots
             kept.spillAbove = spillAbove
             kept.spillDirectory = spillDirectory
             kept.spillMaps = spillMaps
-            var next = 0
-            for c in chunks.indices {
+            var nextChunk = 0
+            var marked = [Bool](repeating: false, count: Self.chunkSize)
+            var markedChunk = -1
+            /// Chunk `c` copied to `kept`, but for the marked entries when it is the marked chunk.
+            func copy(_ c: Int) {
                 func copy(_ chunk: borrowing Chunk) {
-                    for i in 0..<chunk.count {
-                        let index = c * Self.chunkSize + i
-                        if next < indices.count, indices[next] == index {
-                            next += 1
-                            continue
-                        }
+                    for i in 0..<chunk.count where c != markedChunk || !marked[i] {
                         chunk.withPath(i) { kept.append($0, root: chunk.roots.value(at: i), stat: chunk.stat(i)) }
                     }
                 }
                 if let spill, c < spill.count { spill.withChunk(c) { copy($0) } } else { copy(chunks[c]) }
                 chunks[c] = Chunk()
             }
+            indices { index in
+                let c = index / Self.chunkSize
+                if c != markedChunk {
+                    if markedChunk >= 0 {
+                        copy(markedChunk)
+                        marked = [Bool](repeating: false, count: Self.chunkSize)
+                    }
+                    nextChunk = Swift.max(nextChunk, markedChunk + 1)
+                    while nextChunk < c {
+                        copy(nextChunk)
+                        nextChunk += 1
+                    }
+                    markedChunk = c
+                }
+                marked[index - c * Self.chunkSize] = true
+            }
+            // Nothing dropped: the listing stays as it is.
+            guard markedChunk >= 0 else { return }
+            copy(markedChunk)
+            for c in (markedChunk + 1)..<chunks.count { copy(c) }
             self = kept
         }
 
@@ -635,7 +652,7 @@ public struct LibraryWalker: Sendable {
             }
         }
         // A file reached twice keeps the first name met: the entries listed after it go.
-        entries.remove(atSortedIndices: seenFiles.duplicates())
+        entries.remove(sortedIndices: seenFiles.duplicates)
         entries.sort()
         return (entries, problems)
     }

@@ -9,8 +9,8 @@ extension LibraryWalker {
     /// The files a walk listed, by identity (device and inode), so that a file reached twice (a
     /// hard link, a symbolic link to it, a file given beside its folder) is listed once, under the
     /// first name met: every file listed is recorded with its index in the listing, and once the
-    /// walk is done ``duplicates()`` names every entry whose file came earlier in the listing,
-    /// which the listing then drops (``Listing/remove(atSortedIndices:)``).
+    /// walk is done ``duplicates(_:)`` names every entry whose file came earlier in the listing,
+    /// which the listing then drops (``Listing/remove(sortedIndices:)``).
     ///
     /// Sorting, not a set: a record is 16 bytes (the inode; the device's number and the index),
     /// sorted on disk past `spillingAbove` files (``SortedRuns``). The set of inodes this replaces
@@ -41,11 +41,15 @@ extension LibraryWalker {
         /// most `fs.mount-max`, 100,000 by default, far below the 2^24 numbers a record has room for).
         private var devices: [UInt64: UInt64] = [:]
         private let records: SortedRuns<Record>
+        /// The entries found listed before, sorted back into the listing's order the same way.
+        private let found: SortedRuns<UInt64>
 
         /// Records that, past `spillingAbove` files (nil: never), go to a temporary file in
         /// `directory` `runSize` at a time.
         init(spillingAbove: Int?, in directory: String, runSize: Int = SeenFiles.defaultRunSize) {
             records = SortedRuns(spillingAbove: spillingAbove, in: directory, prefix: "livelint-seen", runSize: runSize)
+            found = SortedRuns(spillingAbove: spillingAbove, in: directory, prefix: "livelint-seen-again",
+                               runSize: max(1, runSize * MemoryLayout<Record>.stride / MemoryLayout<UInt64>.stride))
         }
 
         /// True when runs wait in a temporary file (for the tests).
@@ -66,16 +70,15 @@ extension LibraryWalker {
             records.append(Record(inode: UInt64(st.st_ino), tag: number << Record.indexBits | UInt64(index)))
         }
 
-        /// The indices in the listing of the entries whose file was listed before them, in
-        /// ascending order (usually none). Called once, at the walk's end.
-        consuming func duplicates() -> [Int] {
-            var out: [Int] = []
+        /// Calls `body` with the index in the listing of each entry whose file was listed before it,
+        /// in ascending order (usually none), sorted on disk as the records are: a tree listed
+        /// again through hard links names most of its entries. Called once, at the walk's end.
+        consuming func duplicates(_ body: (Int) -> Void) {
             var previous: Record?
             records.forEachInOrder { record in
-                if let previous, previous.sameFile(as: record) { out.append(record.index) } else { previous = record }
+                if let previous, previous.sameFile(as: record) { found.append(UInt64(record.index)) } else { previous = record }
             }
-            out.sort()
-            return out
+            found.forEachInOrder { body(Int($0)) }
         }
     }
 }

@@ -395,6 +395,37 @@ struct LibraryWalkerTests {
         }
     }
 
+    /// Second names in two places, with a chunk of first names between them and after them: each
+    /// chunk is copied without the entries dropped from it, a chunk with none whole, in a listing
+    /// held or written out, the files met sorted on disk in runs or held.
+    @Test func secondNamesAroundWholeChunksAreDropped() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
+        let fm = FileManager.default
+        defer { try? fm.removeItem(at: dir) }
+        for folder in ["a", "b", "c", "d", "e"] {
+            try fm.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        // Listed a (0..<500), b (500..<550, second names), c (550..<8850: chunk 1 whole), d
+        // (8850..<8900, second names), e (8900..<13000: past two more chunk boundaries).
+        let names = (0..<500).map { String(format: "IMG_%05d.JPG", $0) }
+        for name in names { try Data([0xFF, 0xD8]).write(to: dir.appendingPathComponent("a/" + name)) }
+        for name in names.prefix(50) { try fm.linkItem(at: dir.appendingPathComponent("a/" + name), to: dir.appendingPathComponent("b/" + name)) }
+        let own = (0..<8_300).map { String(format: "OWN_%05d.JPG", $0) }
+        for name in own { try Data([0xFF]).write(to: dir.appendingPathComponent("c/" + name)) }
+        for name in names.suffix(50) { try fm.linkItem(at: dir.appendingPathComponent("a/" + name), to: dir.appendingPathComponent("d/" + name)) }
+        let tail = (0..<4_100).map { String(format: "T_%05d.JPG", $0) }
+        for name in tail { try Data([0xD8]).write(to: dir.appendingPathComponent("e/" + name)) }
+        let expected = names.map { "a/" + $0 } + own.map { "c/" + $0 } + tail.map { "e/" + $0 }
+        for spilled in [false, true] {
+            var walker = LibraryWalker()
+            if spilled { walker.seenFilesRun = 64 }
+            let (listing, problems) = walker.files(in: [dir.path], spillingAbove: spilled ? 0 : nil, spillDirectory: NSTemporaryDirectory())
+            #expect(problems.isEmpty && listing.spillsChunks == spilled)
+            let shown = listing.map(\.displayPath)
+            #expect(shown == expected, "spilled \(spilled): \(shown.count) of \(expected.count)")
+        }
+    }
+
     /// The files met, recorded in any order on several devices, name every later entry of a file
     /// met before: held, in runs of every size on disk, and where no temporary file can be made.
     @Test func filesMetTwiceAreFoundInEveryRun() {
@@ -416,7 +447,8 @@ struct LibraryWalkerTests {
                 files.record(st, index: i)
             }
             #expect(files.spillsRuns == (run < 3_000 && directory != "/no/such/folder"), "run \(run)")
-            let found = files.duplicates()
+            var found: [Int] = []
+            files.duplicates { found.append($0) }
             #expect(found == expected, "run \(run) in \(directory): \(found.count) of \(expected.count)")
         }
     }

@@ -90,8 +90,12 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard descriptor >= 0 else {
-            // Held: decoded here, as a chunk read back is (bytes that do not decode end the run).
-            guard let value = Array(bytes).withUnsafeBytes({ Element(decoding: $0) }) else { lost() }
+            // Held: decoded here, as a chunk read back is. Bytes that do not decode came damaged
+            // from the list they were read from (a temporary file of the run): the run ends.
+            guard let value = Array(bytes).withUnsafeBytes({ Element(decoding: $0) }) else {
+                errno = EIO
+                TemporaryFile.failedReadBack(in: directory.isEmpty ? "the run's temporary folder" : directory)
+            }
             held.append(value)
             appended += 1
             return

@@ -84,5 +84,12 @@ struct PairExtrasTests {
         var none = PairExtras.none
         none.replace(1, with: Self.samples[2], count: 3)
         #expect(none[1] == Self.samples[2] && none[0] == nil && none[2] == nil)
+        // A copy taken before a change keeps its entries (the array is shared until then).
+        var before = changed
+        changed.replace(3, with: nil, count: held.count)
+        #expect(before[3] == Self.samples[1] && changed[3] == nil)
+        before.replace(5, with: nil, count: held.count)
+        #expect(changed[5] == held[5])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "nothing left in the folder")
     }
 }

@@ -225,6 +225,8 @@ import Testing
             #expect(Array(stored.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
             #expect(Array(stored.pairs.map(\.media)) == Array(whole.pairs.map(\.media)))
             #expect(stored.pairs.extras.spills, "what the records hold beyond their pairs is on disk")
+            let lone = whole.pairs.filter { $0.pairedBy == .unpaired }.count
+            #expect(lone > 0 && stored.pairs.count(pairedBy: .unpaired) == lone && whole.pairs.count(pairedBy: .unpaired) == lone)
             #expect(try String(contentsOfFile: options.identifierList!, encoding: .utf8) == heldList)
             // Every complete pair is reported formed, once.
             let formed = events.compactMap { if case .pairFormed(let pair) = $0 { pair } else { nil } }

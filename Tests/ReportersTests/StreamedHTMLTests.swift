@@ -166,7 +166,9 @@ struct StreamedHTMLTests {
     /// Two stills whose names differ only in their Unicode normalisation (NFC `É`, NFD `E` and an
     /// accent) are two files: each card shows its own file's preview. A dictionary by path (the
     /// page before the thumbnails were read a batch at a time) equated the spellings and showed one
-    /// file's preview on both cards.
+    /// file's preview on both cards. Which cards a finding names is unchanged: the join compares
+    /// paths as Swift does, as the dictionary did, so the finding about the NFD spelling marks
+    /// both cards (`--thumbnails findings` draws both).
     @Test func twinSpellingsShowTheirOwnPreviews() throws {
         let nfc = "a/\u{C9}.JPG", nfd = "a/E\u{301}.JPG"
         #expect(nfc == nfd && !nfc.utf8.elementsEqual(nfd.utf8))

@@ -10,57 +10,9 @@ import TestSupport
 /// libraries of pairs, lone halves, `.livp` members and findings about one file, several files,
 /// files of no pair and none at all.
 struct StreamedGroupsTests {
-    private static func library(seed: UInt64) -> LintResult {
-        var generator = SplitMix(seed: seed)
-        var pairs: [PairRecord] = []
-        var paths: [String] = []
-        for i in 0..<Int.random(in: 0...120, using: &generator) {
-            let folder = "d\(Int.random(in: 0..<6, using: &generator))/"
-            let inArchive = Int.random(in: 0..<8, using: &generator) == 0
-            let base = inArchive ? "\(folder)x\(i).livp!IMG_\(i)" : "\(folder)IMG_\(i)"
-            let still = Int.random(in: 0..<5, using: &generator) == 0 ? nil : base + ".JPG"
-            let movie = Int.random(in: 0..<4, using: &generator) == 0 ? nil : base + ".MOV"
-            // Now and then the same file in a second pair (a name pair beside an identifier pair).
-            let again = Int.random(in: 0..<10, using: &generator) == 0 ? paths.randomElement(using: &generator) : nil
-            pairs.append(PairRecord(still: still ?? again, movie: movie, contentIdentifier: nil,
-                                    pairedBy: still != nil && movie != nil ? .contentIdentifier : .unpaired))
-            paths += [still, movie].compactMap { $0 }
-            if inArchive { paths.append("\(folder)x\(i).livp") }
-        }
-        // A top-level name starting with "!" (its "archive" is ""), and a name spelt NFC in one
-        // pair and NFD in another.
-        if Bool.random(using: &generator) {
-            pairs.append(PairRecord(still: "!draft.JPG", movie: nil, contentIdentifier: nil, pairedBy: .unpaired))
-            paths.append("!draft.JPG")
-        }
-        if Bool.random(using: &generator) {
-            pairs.append(PairRecord(still: "d1/Caf\u{E9}.JPG", movie: nil, contentIdentifier: nil, pairedBy: .unpaired))
-            pairs.append(PairRecord(still: "d1/Cafe\u{301}.JPG", movie: "d1/Cafe\u{301}.MOV", contentIdentifier: "ID",
-                                    pairedBy: .contentIdentifier,
-                                    consumers: ["immich": ConsumerVerdict(.split, "no identifier", fix: "livelint fix")]))
-            paths += ["d1/Caf\u{E9}.JPG", "d1/Cafe\u{301}.MOV"]
-        }
-        let rules = ["orphan-still", "identifier-mismatch", "duplicate-identifier", "unreadable-file"]
-        var findings: [Finding] = []
-        for _ in 0..<Int.random(in: 0...300, using: &generator) {
-            var files: Set<String> = []
-            for _ in 0..<Int.random(in: 0...3, using: &generator) {
-                // Files of no pair: before, between and after the pairs' paths.
-                files.insert(Int.random(in: 0..<6, using: &generator) == 0 || paths.isEmpty
-                             ? ["a/", "d2/", "d3/zz", "lost/"].randomElement(using: &generator)! + "\(Int.random(in: 0..<5, using: &generator)).JPG"
-                             : paths.randomElement(using: &generator)!)
-            }
-            findings.append(Finding(ruleID: rules.randomElement(using: &generator)!, severity: .warning,
-                                    message: "m\(Int.random(in: 0..<3, using: &generator))", files: files.sorted(), documentation: "d"))
-        }
-        findings.sort(by: LintEngine.findingOrder)
-        return LintResult(root: ".", files: [], pairs: pairs, findings: findings,
-                          summary: LintSummary(files: 0, pairs: 0, errors: 0, warnings: findings.count, infos: 0))
-    }
-
     @Test func theSameGroupsAsHeld() {
         for seed in UInt64(1)...40 {
-            let result = Self.library(seed: seed)
+            let result = RandomLibrary.make(seed: seed)
             let held = LintGroups(result)
             for (scratch, run) in [(nil, nil), (NSTemporaryDirectory(), 1), (NSTemporaryDirectory(), 3)] as [(String?, Int?)] {
                 var pairs: [(PairRecord, [Finding])] = []
@@ -167,7 +119,7 @@ struct StreamedGroupsTests {
     /// rule there) is the document the held groups gave, failing on warnings or on errors.
     @Test func junitAsHeld() {
         for seed in UInt64(1)...40 {
-            var result = Self.library(seed: seed)
+            var result = RandomLibrary.make(seed: seed)
             // Some errors among the warnings, so that some cases fail and some pass.
             result.findings = Findings(result.findings.enumerated().map { i, f in
                 var f = f

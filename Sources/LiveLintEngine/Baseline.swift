@@ -8,6 +8,13 @@ import ScratchFiles
 /// "version": 1}` — with paths relative to the scanned root. A finding is baselined when an entry has
 /// the same rule and the same files; each entry accepts one finding (exact message matches are
 /// used up first), so a second, new problem of the same rule on the same files still shows.
+///
+/// Not held (issue 13: a baseline of 500,000 entries held 399.5 MiB as a dictionary): the entries
+/// are read a piece of the file at a time (``BaselineJSON``), sorted on disk in a scan's temporary
+/// folder (``SortedRecords``) and kept there, in order, read again by each filter, which joins
+/// them with the findings sorted the same way (``filter(_:scratch:runSize:keep:)``). What is held is
+/// a 64-bit hash of each entry's rule and files (8 bytes an entry), for counting a file's findings
+/// as it is read (``countAccepted(_:)``, the progress line's count).
 public struct Baseline: Sendable, Hashable {
     public struct Entry: Codable, Sendable, Hashable, Comparable {
         public var rule: String
@@ -25,29 +32,64 @@ public struct Baseline: Sendable, Hashable {
             if a.files != b.files { return a.files.lexicographicallyPrecedes(b.files) }
             return a.message < b.message
         }
+
+        /// Same rule and files (what a loose match compares).
+        func sameSubject(as other: Entry) -> Bool { rule == other.rule && files == other.files }
+
+        /// The hash of the rule and the files, this process's (``Hasher``).
+        var subjectHash: UInt64 {
+            var hasher = Hasher()
+            hasher.combine(rule)
+            hasher.combine(files)
+            return UInt64(bitPattern: Int64(hasher.finalize()))
+        }
     }
 
     public static let currentVersion = 1
-    /// Sorted.
-    public let entries: [Entry]
-    /// How many times each entry is there: what ``filter(_:keep:)`` takes matches from, counted
-    /// once (a scan filters each file's findings as it reads them).
-    private let counts: [Entry: Int]
+    /// The entries, sorted: in a temporary file when they were sorted on disk, else held.
+    private let sorted: RecordFile<Entry>
+    /// Each entry's ``Entry/subjectHash``, sorted.
+    private let subjects: [UInt64]
 
-    public init(entries: [Entry]) {
-        self.entries = entries.sorted()
-        counts = entries.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    /// How many entries there are.
+    public var count: Int { sorted.count }
+
+    /// Every entry, sorted (held: for the tests and small baselines).
+    public var entries: [Entry] {
+        var all: [Entry] = []
+        sorted.forEach { all.append($0) }
+        return all
+    }
+
+    /// A baseline of `entries`, sorted in runs of `runSize` (nil: 4,096) in temporary files in
+    /// `scratch` and kept there (nil: held).
+    public init(entries: some Sequence<Entry>, scratch: String? = nil, runSize: Int? = nil) {
+        let order = SortedRecords<Entry>(spillingIn: scratch, prefix: "livelint-baseline", runSize: runSize, by: <)
+        for entry in entries { order.append(entry) }
+        self.init(order, scratch: scratch)
+    }
+
+    private init(_ order: SortedRecords<Entry>, scratch: String?) {
+        // Kept where they were sorted: on disk past a run's worth.
+        let sorted = RecordFile<Entry>(in: order.spills ? scratch : nil, prefix: "livelint-baseline")
+        var subjects: [UInt64] = []
+        subjects.reserveCapacity(order.count)
+        order.forEachInOrder { entry in
+            sorted.append(entry)
+            subjects.append(entry.subjectHash)
+        }
+        subjects.sort()
+        self.sorted = sorted
+        self.subjects = subjects
     }
 
     /// A baseline accepting exactly these findings.
     public init(findings: some Sequence<Finding>) {
-        self.init(entries: findings.map { Entry(rule: $0.ruleID, files: $0.files, message: $0.message) })
+        self.init(entries: findings.lazy.map { Entry(rule: $0.ruleID, files: $0.files, message: $0.message) })
     }
 
-    private struct File: Codable {
-        var version: Int
-        var findings: [Entry]
-    }
+    public static func == (a: Baseline, b: Baseline) -> Bool { a.count == b.count && a.entries == b.entries }
+    public func hash(into hasher: inout Hasher) { hasher.combine(entries) }
 
     /// The JSON text, sorted keys, one field per line, ending in a newline.
     public func jsonData() -> Data {
@@ -56,6 +98,11 @@ public struct Baseline: Sendable, Hashable {
         // Encoding plain strings and arrays cannot fail.
         let data = (try? encoder.encode(File(version: Self.currentVersion, findings: entries))) ?? Data()
         return data + Data("\n".utf8)
+    }
+
+    private struct File: Encodable {
+        var version: Int
+        var findings: [Entry]
     }
 
     /// Writes the baseline to `path` (atomically).
@@ -67,29 +114,32 @@ public struct Baseline: Sendable, Hashable {
         }
     }
 
-    /// Reads a baseline written by ``write(to:)``.
-    public static func load(from path: String) throws(BaselineError) -> Baseline {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw BaselineError(file: path, reason: "cannot read: \(error.localizedDescription)")
-        }
-        return try decode(data, source: path)
+    /// Reads a baseline written by ``write(to:)`` a piece at a time, its entries sorted on disk in
+    /// `scratch` (nil: held) in runs of `runSize` (nil: 4,096).
+    public static func load(from path: String, scratch: String? = nil, runSize: Int? = nil) throws(BaselineError) -> Baseline {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw BaselineError(file: path, reason: "cannot read: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        return try read(BaselineJSON(descriptor: fd), source: path, scratch: scratch, runSize: runSize)
     }
 
     /// Parses baseline JSON; `source` names it in errors.
-    public static func decode(_ data: Data, source: String) throws(BaselineError) -> Baseline {
-        let file: File
+    public static func decode(_ data: Data, source: String, scratch: String? = nil) throws(BaselineError) -> Baseline {
+        try read(BaselineJSON(bytes: Array(data)), source: source, scratch: scratch, runSize: nil)
+    }
+
+    private static func read(_ json: consuming BaselineJSON, source: String, scratch: String?, runSize: Int?) throws(BaselineError) -> Baseline {
+        let order = SortedRecords<Entry>(spillingIn: scratch, prefix: "livelint-baseline", runSize: runSize, by: <)
+        let version: Int
         do {
-            file = try JSONDecoder().decode(File.self, from: data)
+            version = try json.read { order.append($0) }
         } catch {
-            throw BaselineError(file: source, reason: "not a livelint baseline: \(error)")
+            throw BaselineError(file: source, reason: error.unreadable ? error.reason : "not a livelint baseline: line \(error.line): \(error.reason)")
         }
-        guard file.version == currentVersion else {
-            throw BaselineError(file: source, reason: "unsupported version \(file.version) (this livelint reads version \(currentVersion))")
+        guard version == currentVersion else {
+            throw BaselineError(file: source, reason: "unsupported version \(version) (this livelint reads version \(currentVersion))")
         }
-        return Baseline(entries: file.findings)
+        return Baseline(order, scratch: scratch)
     }
 
     /// Splits findings into those the baseline does not know (kept, in their order) and a count of
@@ -100,42 +150,142 @@ public struct Baseline: Sendable, Hashable {
         return (kept, baselined)
     }
 
-    /// What a loose match compares: an entry without its message.
-    private struct Subject: Hashable { var rule: String; var files: [String] }
-
     /// True when it accepts no finding.
-    public var isEmpty: Bool { entries.isEmpty }
+    public var isEmpty: Bool { sorted.count == 0 }
+
+    /// How many of `findings`, the findings of one file, the baseline accepts, counted from the
+    /// entries' hashes: a file rule's findings name only their file, so no other file's findings
+    /// share their rule and files, and by rule and files, exact matches first or not, an entry
+    /// accepts one finding: min(entries, findings) of each (a hash shared by two subjects, one
+    /// chance in 2^64 a pair, would count one too many; the report's own filter compares the
+    /// entries themselves).
+    public func countAccepted(_ findings: [Finding]) -> Int {
+        guard !subjects.isEmpty, !findings.isEmpty else { return 0 }
+        let hashes = findings.map { Entry(rule: $0.ruleID, files: $0.files, message: "").subjectHash }.sorted()
+        var accepted = 0
+        var i = 0
+        while i < hashes.count {
+            var j = i + 1
+            while j < hashes.count, hashes[j] == hashes[i] { j += 1 }
+            accepted += min(j - i, entries(withSubject: hashes[i]))
+            i = j
+        }
+        return accepted
+    }
+
+    /// How many entries have the subject hash `h`.
+    private func entries(withSubject h: UInt64) -> Int {
+        var low = 0, high = subjects.count
+        while low < high {
+            let mid = (low + high) / 2
+            if subjects[mid] < h { low = mid + 1 } else { high = mid }
+        }
+        var n = 0
+        while low + n < subjects.count, subjects[low + n] == h { n += 1 }
+        return n
+    }
 
     /// Calls `keep` with each of `findings` the baseline does not know, in their order, and
     /// returns how many it accepts: each entry accepts one finding, exact matches (rule, files,
-    /// message) first, then what is left of it by rule and files only (the message may quote a
-    /// value that changed). Two passes over `findings` (a list on disk is read, not held).
-    public func filter(_ findings: some Collection<Finding>, keep: (Finding) -> Void) -> Int {
-        var counts = counts
-        // First pass: what the exact matches leave of each entry.
-        var left = counts
-        for f in findings {
-            let e = Entry(rule: f.ruleID, files: f.files, message: f.message)
-            if let n = left[e], n > 0 { left[e] = n - 1 }
+    /// message) first, the earliest findings first, then what is left of it by rule and files
+    /// only (the message may quote a value that changed), the earliest findings first.
+    ///
+    /// A join on disk: the findings, each with its place, are sorted as the entries are (in runs
+    /// of `runSize` in `scratch`; nil: held), the two sorted lists read side by side, and the places
+    /// of those accepted sorted again; a last pass over `findings` keeps the others. What is held
+    /// is the places of one rule and files' findings that no entry took exactly.
+    public func filter(_ findings: some Collection<Finding>, scratch: String? = nil, runSize: Int? = nil,
+                       keep: (Finding) -> Void) -> Int {
+        guard !isEmpty else {
+            findings.forEach(keep)
+            return 0
         }
-        var loose: [Subject: Int] = [:]
-        for (e, n) in left where n > 0 { loose[Subject(rule: e.rule, files: e.files), default: 0] += n }
-        // Second pass: the exact matches taken again, as the first pass took them; the rest matched
-        // loosely against what they left.
-        var baselined = 0
-        for f in findings {
-            let e = Entry(rule: f.ruleID, files: f.files, message: f.message)
-            if let n = counts[e], n > 0 {
-                counts[e] = n - 1
-                baselined += 1
-            } else if let n = loose[Subject(rule: e.rule, files: e.files)], n > 0 {
-                loose[Subject(rule: e.rule, files: e.files)] = n - 1
-                baselined += 1
-            } else {
-                keep(f)
+        let placed = SortedRecords<Placed>(spillingIn: scratch, prefix: "livelint-baseline-join", runSize: runSize) {
+            $0.entry < $1.entry
+        }
+        for (place, f) in findings.enumerated() {
+            placed.append(Placed(entry: Entry(rule: f.ruleID, files: f.files, message: f.message), place: UInt64(place)))
+        }
+        let accepted = SortedRuns<UInt64>(spillingIn: scratch, prefix: "livelint-baseline-accepted")
+        var found = placed.inOrder()
+        var finding = found.next()
+        var entryAt = 0
+        var entry: Entry? = entryAt < sorted.count ? sorted[entryAt] : nil
+        // The rule and files being matched: what their exact matches left of their entries, and
+        // the places of their findings no entry took exactly.
+        var subject: Entry?
+        var left = 0
+        var loose: [UInt64] = []
+        func endSubject() {
+            loose.sort()
+            for place in loose.prefix(left) { accepted.append(place) }
+            loose.removeAll(keepingCapacity: true)
+            left = 0
+        }
+        while finding != nil || entry != nil {
+            // The smaller of the two keys: every entry and finding equal to it is taken.
+            let key = switch (finding, entry) {
+            case let (f?, e?): f.entry < e ? f.entry : e
+            case let (f?, nil): f.entry
+            case let (nil, e?): e
+            case (nil, nil): preconditionFailure()
             }
+            if let s = subject, !s.sameSubject(as: key) { endSubject() }
+            subject = key
+            var entries = 0
+            while let e = entry, e == key {
+                entries += 1
+                entryAt += 1
+                entry = entryAt < sorted.count ? sorted[entryAt] : nil
+            }
+            var matched = 0
+            while let f = finding, f.entry == key {
+                if matched < entries { accepted.append(f.place) } else { loose.append(f.place) }
+                matched += 1
+                finding = found.next()
+            }
+            left += max(0, entries - matched)
         }
+        endSubject()
+        var baselined = 0
+        var rest = findings.makeIterator()
+        var place: UInt64 = 0
+        accepted.forEachInOrder { taken in
+            while place < taken, let f = rest.next() {
+                keep(f)
+                place += 1
+            }
+            _ = rest.next()
+            place += 1
+            baselined += 1
+        }
+        while let f = rest.next() { keep(f) }
         return baselined
+    }
+
+    /// A finding as an entry, with its place in the findings filtered.
+    struct Placed: ScratchRecord {
+        var entry: Entry
+        var place: UInt64
+
+        func encode(into bytes: inout [UInt8]) {
+            entry.encode(into: &bytes)
+            var w = RecordWriter(bytes: consume bytes)
+            w.number(place)
+            bytes = w.bytes
+        }
+
+        init(entry: Entry, place: UInt64) {
+            self.entry = entry
+            self.place = place
+        }
+
+        init?(decoding bytes: UnsafeRawBufferPointer) {
+            var r = RecordReader(bytes: bytes)
+            guard let entry = Entry.read(&r), let place = r.number(), r.atEnd else { return nil }
+            self.entry = entry
+            self.place = place
+        }
     }
 }
 
@@ -222,6 +372,12 @@ extension Baseline.Entry: ScratchRecord {
 
     public init?(decoding bytes: UnsafeRawBufferPointer) {
         var r = RecordReader(bytes: bytes)
+        guard let entry = Self.read(&r), r.atEnd else { return nil }
+        self = entry
+    }
+
+    /// An entry ``encode(into:)`` wrote, read from `r`'s place on.
+    static func read(_ r: inout RecordReader) -> Self? {
         guard let rule = r.string(), let n = r.count() else { return nil }
         var files: [String] = []
         files.reserveCapacity(n)
@@ -229,11 +385,11 @@ extension Baseline.Entry: ScratchRecord {
             guard let file = r.string() else { return nil }
             files.append(file)
         }
-        guard let message = r.string(), r.atEnd else { return nil }
+        guard let message = r.string() else { return nil }
         // Sorted when it was made: kept as it is.
-        self.rule = rule
-        self.files = files
-        self.message = message
+        var entry = Self(rule: rule, files: [], message: message)
+        entry.files = files
+        return entry
     }
 }
 

@@ -393,7 +393,7 @@ public struct LintEngine: Sendable {
     /// findings name only that file, so counting file by file adds up to the run's own count.
     public func countAfterBaseline(_ findings: [Finding]) -> Int {
         guard let baseline, !findings.isEmpty else { return findings.count }
-        return findings.count - baseline.filter(findings) { _ in }
+        return findings.count - baseline.countAccepted(findings)
     }
 
     /// The repairs the enabled rules attach to what they find on `pair` (``Violation/repair``):

@@ -54,8 +54,9 @@ public struct Baseline: Sendable, Hashable {
     /// How many entries there are.
     public var count: Int { sorted.count }
 
-    /// Every entry, sorted (held: for the tests and small baselines).
-    public var entries: [Entry] {
+    /// Every entry, sorted, read back and held (for the tests and small baselines: each call
+    /// reads them all).
+    public func allEntries() -> [Entry] {
         var all: [Entry] = []
         sorted.forEach { all.append($0) }
         return all
@@ -88,15 +89,17 @@ public struct Baseline: Sendable, Hashable {
         self.init(entries: findings.lazy.map { Entry(rule: $0.ruleID, files: $0.files, message: $0.message) })
     }
 
-    public static func == (a: Baseline, b: Baseline) -> Bool { a.count == b.count && a.entries == b.entries }
-    public func hash(into hasher: inout Hasher) { hasher.combine(entries) }
+    /// The same entries (each read back: for the tests and small baselines).
+    public static func == (a: Baseline, b: Baseline) -> Bool { a.count == b.count && a.allEntries() == b.allEntries() }
+    /// The count alone: equal baselines have equal counts, and hashing reads no entry back.
+    public func hash(into hasher: inout Hasher) { hasher.combine(count) }
 
     /// The JSON text, sorted keys, one field per line, ending in a newline.
     public func jsonData() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and arrays cannot fail.
-        let data = (try? encoder.encode(File(version: Self.currentVersion, findings: entries))) ?? Data()
+        let data = (try? encoder.encode(File(version: Self.currentVersion, findings: allEntries()))) ?? Data()
         return data + Data("\n".utf8)
     }
 
@@ -115,17 +118,33 @@ public struct Baseline: Sendable, Hashable {
     }
 
     /// Reads a baseline written by ``write(to:)`` a piece at a time, its entries sorted on disk in
-    /// `scratch` (nil: held) in runs of `runSize` (nil: 4,096).
+    /// `scratch` (nil: held) in runs of `runSize` (nil: 4,096). Text in UTF-16 or UTF-32 (which
+    /// JSONDecoder reads too: PowerShell 5 writes UTF-16) is turned into UTF-8 whole first.
     public static func load(from path: String, scratch: String? = nil, runSize: Int? = nil) throws(BaselineError) -> Baseline {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw BaselineError(file: path, reason: "cannot read: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        var start = [UInt8](repeating: 0, count: 4)
+        let n = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4, 0) }
+        if n > 0, BaselineJSON.wideEncoding(of: start.prefix(n)) != nil {
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw BaselineError(file: path, reason: "cannot read: \(error.localizedDescription)")
+            }
+            return try decode(data, source: path, scratch: scratch, runSize: runSize)
+        }
         return try read(BaselineJSON(descriptor: fd), source: path, scratch: scratch, runSize: runSize)
     }
 
     /// Parses baseline JSON; `source` names it in errors.
-    public static func decode(_ data: Data, source: String, scratch: String? = nil) throws(BaselineError) -> Baseline {
-        try read(BaselineJSON(bytes: Array(data)), source: source, scratch: scratch, runSize: nil)
+    public static func decode(_ data: Data, source: String, scratch: String? = nil, runSize: Int? = nil) throws(BaselineError) -> Baseline {
+        guard let wide = BaselineJSON.wideEncoding(of: data.prefix(4)) else {
+            return try read(BaselineJSON(bytes: Array(data)), source: source, scratch: scratch, runSize: runSize)
+        }
+        guard let text = String(data: data, encoding: wide) else {
+            throw BaselineError(file: source, reason: "not a livelint baseline: not valid \(wide)")
+        }
+        return try read(BaselineJSON(bytes: Array(text.utf8)), source: source, scratch: scratch, runSize: runSize)
     }
 
     private static func read(_ json: consuming BaselineJSON, source: String, scratch: String?, runSize: Int?) throws(BaselineError) -> Baseline {

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,12 +15,16 @@ private let systemRead = Darwin.read
 /// that a baseline of a million entries is not held as text, as a parsed tree or as a dictionary
 /// (issue 13: `lint --baseline` held 399.5 MiB for 500,000 entries through `JSONDecoder`).
 ///
-/// It reads JSON as RFC 8259 has it (what `JSONDecoder` reads, which the tests compare it with):
-/// keys in any order, any white space, every string escape (`\uXXXX` surrogate pairs joined, a lone
-/// surrogate refused, as `JSONDecoder` refuses it), UTF-8 checked, keys it does not know skipped
-/// (nested at most 512 deep); a UTF-8 byte order mark is passed over. The layout is
+/// It takes what `JSONDecoder` (swift-foundation's `JSONScanner`) takes for this layout, which the
+/// tests compare it with: keys in any order, any white space, a comma before a closing bracket,
+/// every string escape (`\uXXXX` surrogate pairs joined, a lone surrogate refused), UTF-8 checked,
+/// the first of a key given twice, values under keys it does not know checked only for their
+/// shape (as the scanner checks them), at most 512 lists and objects deep. A UTF-8 byte order
+/// mark is passed over; text in UTF-16 or UTF-32 is turned into UTF-8 whole by the caller
+/// (``Baseline/load(from:scratch:runSize:)``). The layout is
 /// `{"findings": [{"files": [String], "message": String, "rule": String}, …], "version": Int}`.
-/// An entry's files are sorted as ``Baseline/Entry/init(rule:files:message:)`` sorts them. What
+/// An entry's files are sorted as ``Baseline/Entry/init(rule:files:message:)`` sorts them (a
+/// baseline edited by hand with its files out of order matches as one written by livelint). What
 /// does not fit is refused with the line it is on.
 struct BaselineJSON {
     struct Failure: Error {
@@ -38,6 +43,7 @@ struct BaselineJSON {
     private var line = 1
     /// Reused for each string's bytes.
     private var scratch: [UInt8] = []
+    /// Lists and objects open at most, the outermost one counted (JSONDecoder's limit).
     static let maximumDepth = 512
 
     /// Text read from `descriptor` (which the caller closes).
@@ -54,6 +60,24 @@ struct BaselineJSON {
         end = bytes.count
     }
 
+    /// The encoding JSON text starting with `bytes` (its first four, or all if fewer) is in, as
+    /// swift-foundation tells it: a byte order mark, else where the zero bytes of the first
+    /// character are; nil for UTF-8. As there, `FF FE` is UTF-16's mark even before `00 00`.
+    static func wideEncoding(of bytes: some Collection<UInt8>) -> String.Encoding? {
+        let b = Array(bytes.prefix(4)) + [UInt8](repeating: 0xAA, count: max(0, 4 - bytes.count))
+        switch (b[0], b[1], b[2], b[3]) {
+        case (0xEF, 0xBB, 0xBF, _): return nil
+        case (0x00, 0x00, 0xFE, 0xFF): return .utf32BigEndian
+        case (0x00, 0x00, 0x00, _) where bytes.count >= 4: return .utf32BigEndian
+        case (_, 0x00, 0x00, 0x00) where bytes.count >= 4 && b[0] != 0: return .utf32LittleEndian
+        case (0xFE, 0xFF, _, _): return .utf16BigEndian
+        case (0xFF, 0xFE, _, _): return .utf16LittleEndian
+        case (0x00, _, _, _) where bytes.count >= 2: return .utf16BigEndian
+        case (_, 0x00, _, _) where bytes.count >= 2 && b[0] != 0: return .utf16LittleEndian
+        default: return nil
+        }
+    }
+
     /// Reads the whole text: each entry to `entry` as it is read; returns the version.
     mutating func read(entry: (Baseline.Entry) -> Void) throws(Failure) -> Int {
         if try peek() == 0xEF {
@@ -66,8 +90,7 @@ struct BaselineJSON {
         var firstKey = true
         while let key = try nextKey(&firstKey) {
             switch key {
-            case "findings":
-                guard !sawFindings else { throw fail("\"findings\" is given twice") }
+            case "findings" where !sawFindings:
                 sawFindings = true
                 try expect(UInt8(ascii: "["), "\"findings\": a list")
                 var index = 0
@@ -76,9 +99,10 @@ struct BaselineJSON {
                     entry(try self.entry(index))
                     index += 1
                 }
-            case "version":
+            case "version" where version == nil:
                 version = try integer("\"version\"")
             default:
+                // A key this reader does not know, or one given again (the first counts).
                 try skipValue(depth: 1)
             }
         }
@@ -91,49 +115,49 @@ struct BaselineJSON {
 
     /// One entry of the list (the `index`th, from 0, for the errors).
     private mutating func entry(_ index: Int) throws(Failure) -> Baseline.Entry {
-        let what = "entry \(index + 1) of \"findings\""
-        try expect(UInt8(ascii: "{"), "\(what): an object, {\"files\": [...], \"message\": \"...\", \"rule\": \"...\"}")
+        func what(_ part: String) -> String { "entry \(index + 1) of \"findings\"" + part }
+        try expect(UInt8(ascii: "{"), what(": an object, {\"files\": [...], \"message\": \"...\", \"rule\": \"...\"}"))
         var rule: String?
         var files: [String]?
         var message: String?
         var firstKey = true
         while let key = try nextKey(&firstKey) {
             switch key {
-            case "rule": rule = try string("\(what): \"rule\"")
-            case "message": message = try string("\(what): \"message\"")
-            case "files":
-                try expect(UInt8(ascii: "["), "\(what): \"files\": a list")
+            case "rule" where rule == nil: rule = try string(what(": \"rule\""))
+            case "message" where message == nil: message = try string(what(": \"message\""))
+            case "files" where files == nil:
+                try expect(UInt8(ascii: "["), what(": \"files\": a list"))
                 var list: [String] = []
                 var first = true
-                while try nextElement(&first, of: "\(what): \"files\"") { list.append(try string("\(what): a file")) }
+                while try nextElement(&first, of: what(": \"files\"")) { list.append(try string(what(": a file"))) }
                 files = list
-            default: try skipValue(depth: 2)
+            default: try skipValue(depth: 3)
             }
         }
-        guard let rule else { throw fail("\(what) has no \"rule\"") }
-        guard let files else { throw fail("\(what) has no \"files\"") }
-        guard let message else { throw fail("\(what) has no \"message\"") }
+        guard let rule else { throw fail(what(" has no \"rule\"")) }
+        guard let files else { throw fail(what(" has no \"files\"")) }
+        guard let message else { throw fail(what(" has no \"message\"")) }
         return Baseline.Entry(rule: rule, files: files, message: message)
     }
 
     // MARK: - Structure
 
     /// The next key of an object whose `{` was read, the reader left at its value; nil at the
-    /// object's `}`. `first` starts true.
+    /// object's `}` (also after a last comma). `first` starts true.
     private mutating func nextKey(_ first: inout Bool) throws(Failure) -> String? {
         try skipSpace()
         if first {
             first = false
-            if try peek() == UInt8(ascii: "}") {
-                advance()
-                return nil
-            }
         } else {
             switch try next() {
             case UInt8(ascii: ","): try skipSpace()
             case UInt8(ascii: "}"): return nil
             default: throw fail("',' or '}' after a value in an object")
             }
+        }
+        if try peek() == UInt8(ascii: "}") {
+            advance()
+            return nil
         }
         let key = try string("a key")
         try skipSpace()
@@ -143,44 +167,61 @@ struct BaselineJSON {
     }
 
     /// True when a list whose `[` was read has another element, the reader left at it; false at
-    /// the list's `]`. `first` starts true.
-    private mutating func nextElement(_ first: inout Bool, of what: String) throws(Failure) -> Bool {
+    /// the list's `]` (also after a last comma). `first` starts true.
+    private mutating func nextElement(_ first: inout Bool, of what: @autoclosure () -> String) throws(Failure) -> Bool {
         try skipSpace()
         if first {
             first = false
-            if try peek() == UInt8(ascii: "]") {
-                advance()
-                return false
-            }
         } else {
             switch try next() {
             case UInt8(ascii: ","): try skipSpace()
             case UInt8(ascii: "]"): return false
-            default: throw fail("\(what): ',' or ']' after an element")
+            default: throw fail("\(what()): ',' or ']' after an element")
             }
+        }
+        if try peek() == UInt8(ascii: "]") {
+            advance()
+            return false
         }
         return true
     }
 
-    /// Any value, read and let go (a key this reader does not know).
+    /// Any value, read and let go (a key this reader does not know, in a list or object `depth`
+    /// deep): checked only for its shape, as JSONDecoder's scanner checks a value no key asks for
+    /// (a string to its closing quote, a number as its characters, words spelt out).
     private mutating func skipValue(depth: Int) throws(Failure) {
-        guard depth <= Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) deep") }
         switch try peek() {
-        case UInt8(ascii: "\""): _ = try string("a value")
+        case UInt8(ascii: "\""):
+            advance()
+            while true {
+                switch try next() {
+                case nil: throw fail("a string that does not end")
+                case UInt8(ascii: "\""): return
+                case UInt8(ascii: "\\"): guard try next() != nil else { throw fail("a string that does not end") }
+                default: continue
+                }
+            }
         case UInt8(ascii: "{"):
+            guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) deep") }
             advance()
             var first = true
             while try nextKey(&first) != nil { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "["):
+            guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) deep") }
             advance()
             var first = true
             while try nextElement(&first, of: "a list") { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "t"): try word("true")
         case UInt8(ascii: "f"): try word("false")
         case UInt8(ascii: "n"): try word("null")
-        default: _ = try number("a value")
+        case let b? where b == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b):
+            while let c = try peek(), Self.numberCharacters.contains(c) { advance() }
+        default: throw fail("a JSON value")
         }
     }
+
+    /// What a number no key asks for may be made of.
+    private static let numberCharacters: Set<UInt8> = Set("0123456789.+-eE".utf8)
 
     private mutating func word(_ w: String) throws(Failure) {
         for b in w.utf8 { try expect(b, "a value") }
@@ -231,15 +272,15 @@ struct BaselineJSON {
     }
 
     /// A string, its escapes undone; `what` names it when there is none.
-    private mutating func string(_ what: String) throws(Failure) -> String {
-        guard try peek() == UInt8(ascii: "\"") else { throw fail("\(what): a string") }
+    private mutating func string(_ what: @autoclosure () -> String) throws(Failure) -> String {
+        guard try peek() == UInt8(ascii: "\"") else { throw fail("\(what()): a string") }
         advance()
         scratch.removeAll(keepingCapacity: true)
         while true {
             guard let b = try next() else { throw fail("a string that does not end") }
             switch b {
             case UInt8(ascii: "\""):
-                guard let s = String(validating: scratch, as: UTF8.self) else { throw fail("\(what): a string that is not UTF-8") }
+                guard let s = String(bytes: scratch, encoding: .utf8) else { throw fail("\(what()): a string that is not UTF-8") }
                 return s
             case UInt8(ascii: "\\"):
                 guard let e = try next() else { throw fail("a string that does not end") }
@@ -254,20 +295,20 @@ struct BaselineJSON {
                     var value = try hex4()
                     if (0xD800..<0xDC00).contains(value) {
                         guard try next() == UInt8(ascii: "\\"), try next() == UInt8(ascii: "u") else {
-                            throw fail("\(what): a lone surrogate \\u\(String(value, radix: 16))")
+                            throw fail("\(what()): a lone surrogate \\u\(String(value, radix: 16))")
                         }
                         let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw fail("\(what): a lone surrogate \\u\(String(value, radix: 16))") }
+                        guard (0xDC00..<0xE000).contains(low) else { throw fail("\(what()): a lone surrogate \\u\(String(value, radix: 16))") }
                         value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00..<0xE000).contains(value) {
-                        throw fail("\(what): a lone surrogate \\u\(String(value, radix: 16))")
+                        throw fail("\(what()): a lone surrogate \\u\(String(value, radix: 16))")
                     }
                     // Not a surrogate, or two joined: a scalar.
                     scratch.append(contentsOf: String(Character(Unicode.Scalar(value)!)).utf8)
-                default: throw fail("\(what): an unknown escape \\\(Unicode.Scalar(e))")
+                default: throw fail("\(what()): an unknown escape \\\(Unicode.Scalar(e))")
                 }
             case 0..<0x20:
-                throw fail("\(what): a control character (U+\(String(b, radix: 16, uppercase: true))) not escaped")
+                throw fail("\(what()): a control character (U+\(String(b, radix: 16, uppercase: true))) not escaped")
             default:
                 scratch.append(b)
             }

@@ -121,7 +121,7 @@ public final class FindingSorter: @unchecked Sendable {
         }
         guard let baseline, !baseline.isEmpty else { return (sorted.findings, 0) }
         var kept = Made(in: directory)
-        let baselined = baseline.filter(sorted.findings, scratch: directory) { kept.append($0) }
+        let baselined = baseline.filter(sorted.findings, scratch: directory, runSize: records.runSize) { kept.append($0) }
         return (kept.findings, baselined)
     }
 

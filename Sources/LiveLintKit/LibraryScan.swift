@@ -153,7 +153,7 @@ public struct LibraryScan: Sendable {
             configuration = configuration.applying(profile)
         }
         let baseline: Baseline?
-        do { baseline = try options.baseline.map { path throws(BaselineError) in try Baseline.load(from: path, scratch: ScanRecords.temporaryDirectory) } } catch {
+        do { baseline = try options.baseline.map { path throws(BaselineError) in try Baseline.load(from: path, scratch: ScanRecords.temporaryDirectory, runSize: options.scratchRun) } } catch {
             throw PipelineError("bad baseline \(error)")
         }
         do { engine = try LintEngine(rules: options.rules, configuration: configuration, baseline: baseline) } catch {

@@ -247,6 +247,34 @@ import Testing
         for _ in 0..<2 { #expect(try await Self.scan(options).0 == whole, "cached") }
     }
 
+    /// A baseline given to a scan is read, sorted and joined on disk (runs of 3) and filters as the
+    /// held one does, and as the filter on the whole result says: some entries exact, some with
+    /// their message changed (issue 13: `--baseline` held every entry).
+    @Test func aBaselineOnDiskFiltersAsAHeldOne() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = LintOptions(paths: [Self.library], configuration: .defaults)
+        let (whole, _) = try await Self.scan(options)
+        let accepted = whole.findings.enumerated().filter { $0.offset % 2 == 0 }.map { e -> Finding in
+            var f = e.element
+            if e.offset % 4 == 0 { f.message += " (then)" }
+            return f
+        }
+        #expect(accepted.count > 6)
+        let path = dir.appendingPathComponent("baseline.json").path
+        try Baseline(findings: accepted).write(to: path)
+        options.baseline = path
+        let (held, _) = try await Self.scan(options)
+        let expected = Baseline(findings: accepted).filter(Array(whole.findings))
+        #expect(Array(held.findings) == expected.kept && held.summary.baselined == expected.baselined && expected.baselined == accepted.count)
+        options.spillAbove = 0
+        options.diskAbove = 0
+        options.scratchRun = 3
+        let (onDisk, _) = try await Self.scan(options)
+        #expect(onDisk == held && onDisk.findings.spills)
+    }
+
     @Test func shardsSplitTheLibraryAndEveryShardReadsEveryFile() async throws {
         let (whole, wholeEvents) = try await Self.scan(LintOptions(paths: [Self.library], configuration: .defaults))
         var findings: [Finding] = []

@@ -145,20 +145,7 @@ struct BaselineJSON {
     /// The next key of an object whose `{` was read, the reader left at its value; nil at the
     /// object's `}` (also after a last comma). `first` starts true.
     private mutating func nextKey(_ first: inout Bool) throws(Failure) -> String? {
-        try skipSpace()
-        if first {
-            first = false
-        } else {
-            switch try next() {
-            case UInt8(ascii: ","): try skipSpace()
-            case UInt8(ascii: "}"): return nil
-            default: throw fail("',' or '}' after a value in an object")
-            }
-        }
-        if try peek() == UInt8(ascii: "}") {
-            advance()
-            return nil
-        }
+        guard try another(&first, closing: UInt8(ascii: "}"), "in an object") else { return nil }
         let key = try string("a key")
         try skipSpace()
         try expect(UInt8(ascii: ":"), "':' after the key \"\(key)\"")
@@ -169,17 +156,24 @@ struct BaselineJSON {
     /// True when a list whose `[` was read has another element, the reader left at it; false at
     /// the list's `]` (also after a last comma). `first` starts true.
     private mutating func nextElement(_ first: inout Bool, of what: @autoclosure () -> String) throws(Failure) -> Bool {
+        try another(&first, closing: UInt8(ascii: "]"), what())
+    }
+
+    /// True when a list or an object whose opening bracket was read has another member, the
+    /// reader left at it (after the comma before it, unless `first`); false, the bracket taken,
+    /// at its `closing` bracket, also after a last comma (JSONDecoder takes one).
+    private mutating func another(_ first: inout Bool, closing: UInt8, _ what: @autoclosure () -> String) throws(Failure) -> Bool {
         try skipSpace()
         if first {
             first = false
         } else {
             switch try next() {
             case UInt8(ascii: ","): try skipSpace()
-            case UInt8(ascii: "]"): return false
-            default: throw fail("\(what()): ',' or ']' after an element")
+            case closing: return false
+            default: throw fail("\(what()): ',' or '\(Unicode.Scalar(closing))' after a value")
             }
         }
-        if try peek() == UInt8(ascii: "]") {
+        if try peek() == closing {
             advance()
             return false
         }

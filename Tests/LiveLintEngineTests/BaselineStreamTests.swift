@@ -166,7 +166,7 @@ struct BaselineStreamTests {
             ("{\"findings\": [], \"version\": 01}", "a number with a leading zero"),
             ("{\"findings\": [], \"version\": 1} x", "more text after the baseline's object"),
             ("{\"x\": \(String(repeating: "[", count: 600))}", "line 1: nested more than 512 deep"),
-            ("{\"findings\": [], \"version\": 1, \"x\": [1 2]}", "',' or ']' after an element"),
+            ("{\"findings\": [], \"version\": 1, \"x\": [1 2]}", "a list: ',' or ']' after a value"),
         ]
         for (text, reason) in cases {
             do {
@@ -232,8 +232,9 @@ struct BaselineStreamTests {
     }
 
     /// The filter as a dictionary of the entries held did it: exact matches first, then by rule and
-    /// files what those left, each in the findings' order.
-    private static func heldFilter(_ entries: [Baseline.Entry], _ findings: [Finding]) -> (kept: [Finding], baselined: Int) {
+    /// files what those left, each in the findings' order (the reference for the filters on disk,
+    /// here and in `FindingsTests`).
+    static func heldFilter(_ entries: [Baseline.Entry], _ findings: [Finding]) -> (kept: [Finding], baselined: Int) {
         struct Subject: Hashable { var rule: String; var files: [String] }
         var exact: [Baseline.Entry: Int] = [:]
         for e in entries { exact[e, default: 0] += 1 }

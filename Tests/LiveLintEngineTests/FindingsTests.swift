@@ -89,28 +89,6 @@ struct FindingsTests {
         #expect(sorted == findings.sorted(by: LintEngine.findingOrder), "\(sorted.count) findings, sorted on disk in runs of 100")
     }
 
-    /// The baseline's filter as it was before it took two passes over a list it does not hold
-    /// (one array, its indices kept): the reference the new one must match.
-    private static func heldFilter(_ baseline: Baseline, _ findings: [Finding]) -> (kept: [Finding], baselined: Int) {
-        struct Subject: Hashable { var rule: String; var files: [String] }
-        var exact: [Baseline.Entry: Int] = [:]
-        for e in baseline.allEntries() { exact[e, default: 0] += 1 }
-        var keptIndices: [Int] = []
-        for (i, f) in findings.enumerated() {
-            let e = Baseline.Entry(rule: f.ruleID, files: f.files, message: f.message)
-            if let n = exact[e], n > 0 { exact[e] = n - 1 } else { keptIndices.append(i) }
-        }
-        var loose: [Subject: Int] = [:]
-        for (e, n) in exact where n > 0 { loose[Subject(rule: e.rule, files: e.files), default: 0] += n }
-        var kept: [Finding] = []
-        for i in keptIndices {
-            let f = findings[i]
-            let s = Subject(rule: f.ruleID, files: f.files.sorted())
-            if let n = loose[s], n > 0 { loose[s] = n - 1 } else { kept.append(f) }
-        }
-        return (kept, findings.count - kept.count)
-    }
-
     /// On random findings and baselines (entries repeated, files unsorted, messages changed), the
     /// filter keeps what the held one kept, in order, and counts the same.
     @Test func theBaselineFiltersAsItDidHeld() {
@@ -128,7 +106,7 @@ struct FindingsTests {
                                message: "m\(Int.random(in: 0..<5, using: &generator))")
             }
             let baseline = Baseline(entries: entries)
-            let reference = Self.heldFilter(baseline, findings)
+            let reference = BaselineStreamTests.heldFilter(baseline.allEntries(), findings)
             var kept: [Finding] = []
             let baselined = baseline.filter(Findings(findings)) { kept.append($0) }
             #expect(kept == reference.kept && baselined == reference.baselined, "round \(round)")

@@ -4,6 +4,7 @@ import LiveModel
 import LiveReaders
 import LiveWriters
 import Rules
+import ScratchFiles
 
 /// What to repair and where the repaired files go: a plain value (the CLI fills it from `fix`'s
 /// options).
@@ -119,24 +120,61 @@ public struct PairRepair: Sendable {
         let (entries, _) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
         // Skip our own temporary files from an interrupted run.
         let wanted = entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) }
-        let realPath = Dictionary(wanted.map { ($0.displayPath, $0.path) }, uniquingKeysWith: { a, _ in a })
         let engine: LintEngine
         do { engine = try LintEngine(rules: builtinRules) } catch { throw PipelineError(String(describing: error)) }
-        let read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine)
+        // The full records on disk past a lint's spilling size, as `lint` keeps them.
+        let read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine,
+                                            spill: wanted.count > LintOptions.defaultSpillAbove)
+        // A pair is kept only when its repair plan may not be clean: a half that does not read, or
+        // a repair the rules attach (scan rules attach none, so the file and pair rules on the pair
+        // tell; issue 13: every pair was kept with its full halves, 46 MiB for 100,000 pairs). A
+        // pair let go had a clean plan: already fine, unless in an archive (counted nowhere). What
+        // the library's facts count (each half's path and identifier, for the verdicts'
+        // predictions) waits in a temporary file, read back only when a pair is planned.
+        let halves = RecordFile<FactsHalf>(in: ScanRecords.temporaryDirectory, prefix: "livelint-fix-halves")
         var pairs: [LivePair] = []
+        var fine = 0
         let findings = engine.run(summaries: read.summaries, store: read.records, root: root, fileFindings: read.fileFindings,
-                                  onPair: { pairs.append($0) }).findings
+                                  onPair: { pair in
+                                      if pair.archive == nil {
+                                          if let still = pair.still { halves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
+                                          if let movie = pair.movie { halves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
+                                      }
+                                      guard let still = pair.still, let movie = pair.movie else { return }
+                                      if still.error == nil, movie.error == nil, engine.repairs(for: pair).isEmpty {
+                                          if pair.archive == nil { fine += 1 }
+                                      } else {
+                                          pairs.append(pair)
+                                      }
+                                  }).findings
+        var library = LibraryFacts(pairs: [LivePair]())
+        if !pairs.isEmpty { halves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) } }
 
-        // Each file's findings, found once: the scan ran every rule already.
+        // The findings about the kept pairs' halves, each found once (the scan ran every rule
+        // already) and taken in one pass: looked up again pair by pair in a list on disk, a
+        // finding naming every half (one identifier on every file: `duplicate-identifier`) was
+        // read back whole for each pair, 22 s of the system's time on 20,000 pairs.
         var findingsOf: [String: [Int]] = [:]
-        for (i, f) in findings.enumerated() {
-            for file in f.files { findingsOf[file, default: []].append(i) }
+        var taken: [Int: Finding] = [:]
+        for pair in pairs { for half in [pair.still?.path, pair.movie?.path].compactMap({ $0 }) { findingsOf[half] = [] } }
+        if !findingsOf.isEmpty {
+            for (i, f) in findings.enumerated() {
+                for file in f.files where findingsOf[file] != nil {
+                    findingsOf[file]?.append(i)
+                    taken[i] = f
+                }
+            }
         }
-        let library = LibraryFacts(pairs: pairs)
+        // Where the kept pairs' halves are (the files, by the paths they are shown with).
+        var realPath: [String: String] = [:]
+        for entry in wanted where findingsOf[entry.displayPath] != nil && realPath[entry.displayPath] == nil {
+            realPath[entry.displayPath] = entry.path
+        }
         var summary = RepairSummary()
+        summary.alreadyFine = fine
         for pair in pairs {
             guard let still = pair.still, let movie = pair.movie else { continue }
-            let about = Set((findingsOf[still.path] ?? []) + (findingsOf[movie.path] ?? [])).sorted().map { findings[$0] }
+            let about = Set((findingsOf[still.path] ?? []) + (findingsOf[movie.path] ?? [])).sorted().compactMap { taken[$0] }
             func flagged() -> RepairSubject {
                 RepairSubject(still: still.path, movie: movie.path, rules: Set(about.map(\.ruleID)).sorted())
             }
@@ -215,5 +253,33 @@ public struct PairRepair: Sendable {
             let fixedName = ext.isEmpty ? stem + "-fixed" : stem + "-fixed." + ext
             return folder.isEmpty ? fixedName : (folder as NSString).appendingPathComponent(fixedName)
         }
+    }
+}
+
+/// A half as the library's facts count it (``LibraryFacts/add(path:identifier:still:)``), kept in
+/// `fix`'s temporary file until a pair is planned.
+struct FactsHalf: ScratchRecord {
+    var path: String
+    var identifier: String?
+    var still: Bool
+
+    init(path: String, identifier: String?, still: Bool) {
+        self.path = path
+        self.identifier = identifier
+        self.still = still
+    }
+
+    func encode(into bytes: inout [UInt8]) {
+        var w = RecordWriter(bytes: consume bytes)
+        w.string(path)
+        w.optional(identifier)
+        w.byte(still ? 1 : 0)
+        bytes = w.bytes
+    }
+
+    init?(decoding bytes: UnsafeRawBufferPointer) {
+        var r = RecordReader(bytes: bytes)
+        guard let path = r.string(), let identifier = r.optionalString(), let still = r.byte(), still <= 1, r.atEnd else { return nil }
+        self.init(path: path, identifier: identifier, still: still == 1)
     }
 }

@@ -141,6 +141,39 @@ struct FixFixtureTests {
         #expect(try FileManager.default.subpathsOfDirectory(atPath: tmp.path).sorted() == before)
     }
 
+    /// Every outcome a pair can have, counted and said: the library's broken pairs planned, its
+    /// good ones already fine (let go as they are made, never planned: issue 13), a pair whose
+    /// movie does not read refused with the rules that flagged it, and broken pairs inside `.livp`
+    /// archives left alone; a dry run.
+    @Test func dryRunCountsEveryOutcome() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let library = tmp.appendingPathComponent("library")
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("library"), to: library)
+        let trunc = library.appendingPathComponent("trunc")
+        try FileManager.default.createDirectory(at: trunc, withIntermediateDirectories: true)
+        let good = library.appendingPathComponent("2024/05")
+        try FileManager.default.copyItem(at: good.appendingPathComponent("IMG_0001.JPG"), to: trunc.appendingPathComponent("IMG_0500.JPG"))
+        try Data(contentsOf: good.appendingPathComponent("IMG_0001.MOV")).prefix(3_000).write(to: trunc.appendingPathComponent("IMG_0500.MOV"))
+        let broken = library.appendingPathComponent("broken")
+        try FileManager.default.createDirectory(at: library.appendingPathComponent("arch"), withIntermediateDirectories: true)
+        for (rule, name) in [("identifier-mismatch", "IMG_0101"), ("video-codec", "IMG_0106")] {
+            let pack = try CLI.run(["pack", broken.appendingPathComponent("\(rule)/\(name).JPG").path,
+                                    broken.appendingPathComponent("\(rule)/\(name).MOV").path,
+                                    "--output", library.appendingPathComponent("arch/\(name).livp").path])
+            #expect(pack.status == 0, "\(pack.stderr)")
+        }
+        let result = try CLI.run(["fix", "--dry-run", library.path])
+        #expect(result.status == 1, "a pair could not be repaired: \(result.stderr)")
+        #expect(result.stderr.hasSuffix("livelint: would repair 8 pairs, 9 already fine, 1 could not be repaired, 2 inside archives skipped\n"),
+                "\(result.stderr)")
+        #expect(result.stdout.components(separatedBy: "would repair ").count - 1 == 8)
+        #expect(result.stderr.contains("livelint: cannot repair trunc/IMG_0500.JPG + trunc/IMG_0500.MOV [duplicate-identifier, unreadable-file]:\n  - the movie does not read:"))
+        for name in ["IMG_0101", "IMG_0106"] {
+            #expect(result.stderr.contains("livelint: arch/\(name).livp!\(name).JPG.jpeg + arch/\(name).livp!\(name).JPG.mov: inside arch/\(name).livp; unpack it first"))
+        }
+    }
+
     @Test func inPlaceKeepsPermissionsAndModificationTime() throws {
         let tmp = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }

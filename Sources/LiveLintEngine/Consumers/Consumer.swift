@@ -101,10 +101,21 @@ public struct LibraryFacts: Sendable {
     }
 
     public init<Half>(pairs: some Sequence<PairOf<Half>>) {
-        for pair in pairs where pair.archive == nil {
-            if let still = pair.still { add(still.path, still.contentIdentifier, to: \.stillsByID) }
-            if let movie = pair.movie { add(movie.path, movie.contentIdentifier, to: \.moviesByID) }
-        }
+        for pair in pairs { add(pair) }
+    }
+
+    /// Counts one more pair's halves (a pair in an archive counts for nothing).
+    public mutating func add<Half>(_ pair: PairOf<Half>) {
+        guard pair.archive == nil else { return }
+        if let still = pair.still { add(still.path, still.contentIdentifier, to: \.stillsByID) }
+        if let movie = pair.movie { add(movie.path, movie.contentIdentifier, to: \.moviesByID) }
+    }
+
+    /// Counts one more half, a still or a movie of a pair not in an archive, in the order
+    /// ``init(pairs:)`` counts them (a pair's still, then its movie): what a reader that does not
+    /// keep its pairs (`livelint fix`) gives back from its own list.
+    public mutating func add(path: String, identifier: String?, still: Bool) {
+        add(path, identifier, to: still ? \.stillsByID : \.moviesByID)
     }
 
     /// Counts the half at `path` under its identifier (in `byID`) and its folder + stem.

@@ -174,6 +174,29 @@ struct FixFixtureTests {
         }
     }
 
+    /// The verdicts a repair predicts count the pairs `fix` lets go as already fine: a healthy pair
+    /// elsewhere carrying the identifier a broken pair will get makes the repaired pair ambiguous.
+    @Test func predictedVerdictsCountPairsLetGo() throws {
+        let tmp = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let library = tmp.appendingPathComponent("library")
+        let broken = library.appendingPathComponent("broken")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("library/broken/identifier-mismatch"), to: broken)
+        func verdicts() throws -> String {
+            let run = try CLI.run(["fix", "--dry-run", library.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout.components(separatedBy: "\n").first { $0.hasPrefix("  verdicts: ") } ?? ""
+        }
+        #expect(try verdicts() == "  verdicts: Apple Photos (Mac): split → live; iPhone / iCloud: split → live; Immich: split → live; Nextcloud Memories: split → live")
+        // A healthy pair with the still's identifier: the broken pair repaired into another folder.
+        let other = library.appendingPathComponent("other")
+        #expect(try CLI.run(["fix", "--output", other.path, broken.path]).status == 0)
+        let lint = try CLI.run(["fix", "--dry-run", other.path])
+        #expect(lint.stderr.hasSuffix("would repair 0 pairs, 1 already fine\n"), "\(lint.stderr)")
+        #expect(try verdicts() == "  verdicts: Apple Photos (Mac): split → ambiguous; iPhone / iCloud: split → ambiguous; Immich: split → ambiguous; Nextcloud Memories: split → ambiguous")
+    }
+
     @Test func inPlaceKeepsPermissionsAndModificationTime() throws {
         let tmp = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }

@@ -49,6 +49,11 @@ func ruleExample(_ c: ExampleCase) throws {
     let repairs = try c.example.runRepairs(c.rule)
     #expect(repairs.count == c.example.repairs.count && Set(repairs) == Set(c.example.repairs),
             "expected repairs \(c.example.repairs); got \(repairs)", sourceLocation: here)
+    // `livelint fix` asks only the file and pair rules for repairs (`LintEngine.repairs(for:)`)
+    // to choose the pairs it plans: a scan rule's repair would be dropped without a word.
+    if c.rule is any ScanRule.Type {
+        #expect(findings.allSatisfy { $0.repair == nil }, "a scan rule attaches no repair", sourceLocation: here)
+    }
     for f in findings {
         #expect(f.ruleID == d.identifier, sourceLocation: here)
         #expect(f.severity == d.defaultSeverity, sourceLocation: here)

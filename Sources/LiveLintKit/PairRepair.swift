@@ -116,10 +116,17 @@ public struct PairRepair: Sendable {
 
     /// Runs the repair; `report` sees each pair's outcome in order.
     public func run(report: (RepairEvent) -> Void) async throws(PipelineError) -> RepairSummary {
-        let root = LibraryWalker.root(for: options.paths)
         let (entries, _) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
-        // Skip our own temporary files from an interrupted run.
-        let wanted = entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) }
+        // Our own temporary files from an interrupted run are hidden (their names start with a
+        // dot): only a walk that lists hidden files meets them, and skips them here. Otherwise the
+        // walk's listing is read as it is (a file's paths in a few bytes, not two strings).
+        guard options.includeHidden else { return try await run(entries, report: report) }
+        return try await run(entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) },
+                             report: report)
+    }
+
+    private func run(_ wanted: some LibraryWalker.Entries, report: (RepairEvent) -> Void) async throws(PipelineError) -> RepairSummary {
+        let root = LibraryWalker.root(for: options.paths)
         let engine: LintEngine
         do { engine = try LintEngine(rules: builtinRules) } catch { throw PipelineError(String(describing: error)) }
         // The full records on disk past a lint's spilling size, as `lint` keeps them.

@@ -72,7 +72,9 @@ struct FixCommand: AsyncParsableCommand {
             let destination: RepairOptions.Destination = inPlace ? .inPlace : output.map { .folder($0) } ?? .besideOriginals
             let repair = try PairRepair(RepairOptions(paths: paths, destination: destination, dryRun: dryRun,
                                                       includeHidden: includeHidden))
-            let summary = try await repair.run(report: print)
+            // The scan's progress on a terminal, as lint draws it, wiped before the first pair's outcome.
+            let progress = !quiet && Terminal.stderrIsTTY ? ProgressLine(showTotals: false) : nil
+            let summary = try await repair.run(report: print, progress: progress.map { line in { line.handle($0) } })
             let verb = dryRun ? "would repair" : "repaired"
             var line = "livelint: \(verb) \(summary.repaired) pair\(summary.repaired == 1 ? "" : "s"), \(summary.alreadyFine) already fine"
             if summary.failed > 0 { line += ", \(summary.failed) could not be repaired" }

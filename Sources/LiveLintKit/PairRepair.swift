@@ -114,24 +114,29 @@ public struct PairRepair: Sendable {
         self.options = options
     }
 
-    /// Runs the repair; `report` sees each pair's outcome in order.
-    public func run(report: (RepairEvent) -> Void) async throws(PipelineError) -> RepairSummary {
+    /// Runs the repair; `report` sees each pair's outcome in order. `progress`, when given, sees
+    /// the scan's events as `lint` gives them (``ScanEvent``: the files walked, each file read,
+    /// each pair formed), ending with ``ScanEvent/finished(_:)`` before the first pair's outcome.
+    public func run(report: (RepairEvent) -> Void, progress: ((ScanEvent) -> Void)? = nil) async throws(PipelineError) -> RepairSummary {
         let (entries, _) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
         // Our own temporary files from an interrupted run are hidden (their names start with a
         // dot): only a walk that lists hidden files meets them, and skips them here. Otherwise the
         // walk's listing is read as it is (a file's paths in a few bytes, not two strings).
-        guard options.includeHidden else { return try await run(entries, report: report) }
+        guard options.includeHidden else { return try await run(entries, report: report, progress: progress) }
         return try await run(entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) },
-                             report: report)
+                             report: report, progress: progress)
     }
 
-    private func run(_ wanted: some LibraryWalker.Entries, report: (RepairEvent) -> Void) async throws(PipelineError) -> RepairSummary {
+    private func run(_ wanted: some LibraryWalker.Entries, report: (RepairEvent) -> Void,
+                     progress: ((ScanEvent) -> Void)?) async throws(PipelineError) -> RepairSummary {
         let root = LibraryWalker.root(for: options.paths)
         let engine: LintEngine
         do { engine = try LintEngine(rules: builtinRules) } catch { throw PipelineError(String(describing: error)) }
+        progress?(.walked(files: wanted.count))
         // The full records on disk past a lint's spilling size, as `lint` keeps them.
-        let read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine,
-                                            spill: wanted.count > LintOptions.defaultSpillAbove)
+        var read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine,
+                                            countKept: progress != nil, spill: wanted.count > LintOptions.defaultSpillAbove,
+                                            onRead: { read in progress?(.fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept)) })
         // A pair is kept only when its repair plan may not be clean: a half that does not read, or
         // a repair the rules attach (scan rules attach none, so the file and pair rules on the pair
         // tell; issue 13: every pair was kept with its full halves, 46 MiB for 100,000 pairs). A
@@ -141,19 +146,26 @@ public struct PairRepair: Sendable {
         let halves = RecordFile<FactsHalf>(in: ScanRecords.temporaryDirectory, prefix: "livelint-fix-halves")
         var pairs: [LivePair] = []
         var fine = 0
-        let findings = engine.run(summaries: read.summaries, store: read.records, root: root, fileFindings: read.fileFindings,
-                                  onPair: { pair in
-                                      if pair.archive == nil {
-                                          if let still = pair.still { halves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
-                                          if let movie = pair.movie { halves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
-                                      }
-                                      guard let still = pair.still, let movie = pair.movie else { return }
-                                      if still.error == nil, movie.error == nil, engine.repairs(for: pair).isEmpty {
-                                          if pair.archive == nil { fine += 1 }
-                                      } else {
-                                          pairs.append(pair)
-                                      }
-                                  }).findings
+        let summaries = read.summaries
+        read.summaries = []  // the engine's pairs are the only copy while it runs
+        var scanned: LintResult? = engine.run(summaries: consume summaries, store: read.records, root: root, fileFindings: read.fileFindings,
+                                 onPair: { pair in
+                                     if pair.archive == nil {
+                                         if let still = pair.still { halves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
+                                         if let movie = pair.movie { halves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
+                                     }
+                                     if pair.isComplete { progress?(.pairFormed(pair.record)) }
+                                     guard let still = pair.still, let movie = pair.movie else { return }
+                                     if still.error == nil, movie.error == nil, engine.repairs(for: pair).isEmpty {
+                                         if pair.archive == nil { fine += 1 }
+                                     } else {
+                                         pairs.append(pair)
+                                     }
+                                 })
+        // Only the findings outlive the scan (its pairs and files hold every file's summary).
+        let findings = scanned?.findings ?? Findings([])
+        if let summary = scanned?.summary { progress?(.finished(summary)) }
+        scanned = nil
         var library = LibraryFacts(pairs: [LivePair]())
         if !pairs.isEmpty { halves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) } }
 

@@ -127,4 +127,19 @@ struct ProgressOnATerminalTests {
         #expect(all >= soFar, "\(total)")
         #expect(try Self.onATerminal(["lint", "--quiet", "--no-config", library]).isEmpty)
     }
+
+    /// `fix` draws the scan's progress as lint does and wipes it before the first pair's outcome;
+    /// `--quiet` draws none.
+    @Test func fixDrawsTheScansProgressThenItsOutcomes() throws {
+        let library = CLI.fixtures.appendingPathComponent("library").path
+        let shown = try Self.onATerminal(["fix", "--dry-run", library])
+        let lines = shown.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+        let last = try #require(lines.last { $0.contains("reading ") })
+        let reading = try #require(last.split(separator: " ").dropFirst().first?.split(separator: "/"))
+        #expect(reading.count == 2 && reading[0] == reading[1] && Int(reading[0]) ?? 0 > 40, "\(last)")
+        #expect(last.contains("19 pairs,"), "\(last)")
+        #expect(shown.contains("\r\u{1B}[2Klivelint: would repair 8 pairs, 9 already fine"), "\(shown)")
+        #expect(shown.hasSuffix("would repair 8 pairs, 9 already fine\r\n") || shown.hasSuffix("would repair 8 pairs, 9 already fine\n"))
+        #expect(!(try Self.onATerminal(["fix", "--dry-run", "--quiet", library])).contains("reading "))
+    }
 }

@@ -173,8 +173,8 @@ public enum Pairing {
     }
 
     /// What ``pairOrder(_:_:)`` compares of a pair with these halves' paths: the still's (the lone
-    /// movie's), then the movie's ("" for none).
-    static func orderKey(still: String?, movie: String?) -> (String, String) {
+    /// movie's), then the movie's ("" for none). Pairs are listed in the order of these keys.
+    public static func orderKey(still: String?, movie: String?) -> (String, String) {
         (still ?? movie ?? "", movie ?? "")
     }
 

@@ -29,6 +29,15 @@ public struct RepairOptions: Sendable {
     public var includeHidden: Bool
     /// Files read at once.
     public var jobs: Int
+    /// Past this many files, each file's full record waits in a temporary file (as `lint` keeps
+    /// them: ``LintOptions/spillAbove``).
+    public var spillAbove: Int = LintOptions.defaultSpillAbove
+    /// Past this many files (nil: never), the walk's listing and each file's summary wait in
+    /// temporary files too, and the library is paired and checked bucket by bucket, as `lint`
+    /// does (``LintOptions/diskAbove``).
+    public var diskAbove: Int? = LintOptions.defaultDiskAbove
+    /// Files a bucket holds, about (``LintOptions/partition``), past ``diskAbove``.
+    public var partition: Int = LintOptions.defaultPartition
 
     public init(paths: [String], destination: Destination = .besideOriginals, dryRun: Bool = false,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs) {
@@ -118,7 +127,9 @@ public struct PairRepair: Sendable {
     /// the scan's events as `lint` gives them (``ScanEvent``: the files walked, each file read,
     /// each pair formed), ending with ``ScanEvent/finished(_:)`` before the first pair's outcome.
     public func run(report: (RepairEvent) -> Void, progress: ((ScanEvent) -> Void)? = nil) async throws(PipelineError) -> RepairSummary {
-        let (entries, _) = LibraryWalker(includeHidden: options.includeHidden).files(in: options.paths)
+        let (entries, _) = LibraryWalker(includeHidden: options.includeHidden)
+            .files(in: options.paths, spillingAbove: options.includeHidden ? nil : options.diskAbove,
+                   spillDirectory: ScanRecords.temporaryDirectory)
         // Our own temporary files from an interrupted run are hidden (their names start with a
         // dot): only a walk that lists hidden files meets them, and skips them here. Otherwise the
         // walk's listing is read as it is (a file's paths in a few bytes, not two strings).
@@ -133,9 +144,12 @@ public struct PairRepair: Sendable {
         let engine: LintEngine
         do { engine = try LintEngine(rules: builtinRules) } catch { throw PipelineError(String(describing: error)) }
         progress?(.walked(files: wanted.count))
-        // The full records on disk past a lint's spilling size, as `lint` keeps them.
+        // The full records on disk past a lint's spilling size and the summaries past its disk
+        // size, as `lint` keeps them.
+        let storeSummaries = options.diskAbove.map { wanted.count > $0 } == true
         var read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine,
-                                            countKept: progress != nil, spill: wanted.count > LintOptions.defaultSpillAbove,
+                                            countKept: progress != nil, spill: wanted.count > options.spillAbove,
+                                            storeSummaries: storeSummaries,
                                             onRead: { read in progress?(.fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept)) })
         // A pair is kept only when its repair plan may not be clean: a half that does not read, or
         // a repair the rules attach (scan rules attach none, so the file and pair rules on the pair
@@ -146,22 +160,35 @@ public struct PairRepair: Sendable {
         let halves = RecordFile<FactsHalf>(in: ScanRecords.temporaryDirectory, prefix: "livelint-fix-halves")
         var pairs: [LivePair] = []
         var fine = 0
-        let summaries = read.summaries
-        read.summaries = []  // the engine's pairs are the only copy while it runs
-        var scanned: LintResult? = engine.run(summaries: consume summaries, store: read.records, root: root, fileFindings: read.fileFindings,
-                                 onPair: { pair in
-                                     if pair.archive == nil {
-                                         if let still = pair.still { halves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
-                                         if let movie = pair.movie { halves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
-                                     }
-                                     if pair.isComplete { progress?(.pairFormed(pair.record)) }
-                                     guard let still = pair.still, let movie = pair.movie else { return }
-                                     if still.error == nil, movie.error == nil, engine.repairs(for: pair).isEmpty {
-                                         if pair.archive == nil { fine += 1 }
-                                     } else {
-                                         pairs.append(pair)
-                                     }
-                                 })
+        let onPair = { (pair: LivePair) in
+            if pair.archive == nil {
+                if let still = pair.still { halves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
+                if let movie = pair.movie { halves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
+            }
+            if pair.isComplete { progress?(.pairFormed(pair.record)) }
+            guard let still = pair.still, let movie = pair.movie else { return }
+            if still.error == nil, movie.error == nil, engine.repairs(for: pair).isEmpty {
+                if pair.archive == nil { fine += 1 }
+            } else {
+                pairs.append(pair)
+            }
+        }
+        var scanned: LintResult?
+        if let stored = read.stored {
+            // Bucket by bucket: the pairs come in buckets' order, each bucket's in pairing order
+            // (the facts' keys, an identifier or a folder's name, are each within one bucket).
+            let ties = read.ties
+            read.ties = PartitionBuilder()
+            scanned = engine.run(stored: stored, ties: ties, store: read.records, root: root, fileFindings: read.fileFindings,
+                                 onPair: onPair, partition: options.partition, scratch: ScanRecords.temporaryDirectory)
+        } else {
+            let summaries = read.summaries
+            read.summaries = []  // the engine's pairs are the only copy while it runs
+            scanned = engine.run(summaries: consume summaries, store: read.records, root: root, fileFindings: read.fileFindings,
+                                 onPair: onPair)
+        }
+        // The pairs kept, in pairing's order (the result's), as a scan in memory gives them.
+        pairs.sort { Pairing.orderKey(still: $0.still?.path, movie: $0.movie?.path) < Pairing.orderKey(still: $1.still?.path, movie: $1.movie?.path) }
         // Only the findings outlive the scan (its pairs and files hold every file's summary).
         let findings = scanned?.findings ?? Findings([])
         if let summary = scanned?.summary { progress?(.finished(summary)) }

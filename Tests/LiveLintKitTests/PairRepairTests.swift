@@ -28,6 +28,49 @@ import Testing
         return (summary, events)
     }
 
+    /// A library past `diskAbove` and `spillAbove` (0 here) is listed, read, paired and checked
+    /// on disk bucket by bucket, as `lint` does it: every pair's outcome and the verdicts it
+    /// predicts are those of the scan in memory, in the same order (issue 13: `fix` held every
+    /// file's summary). The library: the fixtures, a pair whose movie does not read, a healthy pair
+    /// carrying the identifier a broken one gets, and broken pairs in `.livp` archives.
+    @Test func aLibraryOnDiskIsRepairedAsOneInMemory() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let library = dir.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestPaths.fixtures.appendingPathComponent("library"), to: library)
+        let fixtures = TestPaths.fixtures.appendingPathComponent("library")
+        func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: fixtures.appendingPathComponent(path))) }
+        for folder in ["trunc", "arch", "other"] {
+            try FileManager.default.createDirectory(at: library.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try Data(bytes("2024/05/IMG_0001.JPG")).write(to: library.appendingPathComponent("trunc/IMG_0500.JPG"))
+        try Data(bytes("2024/05/IMG_0001.MOV").prefix(3_000)).write(to: library.appendingPathComponent("trunc/IMG_0500.MOV"))
+        for (rule, name) in [("identifier-mismatch", "IMG_0101"), ("video-codec", "IMG_0106")] {
+            let livp = try LivpArchive.buildLivp(still: ("\(name).JPG.jpeg", try bytes("broken/\(rule)/\(name).JPG"), .jpeg),
+                                                 movie: ("\(name).JPG.mov", try bytes("broken/\(rule)/\(name).MOV")))
+            try Data(livp).write(to: library.appendingPathComponent("arch/\(name).livp"))
+        }
+        // The broken pair's still with a movie already carrying its identifier (the still's own).
+        let (made, _) = try await Self.repair(RepairOptions(paths: [fixtures.appendingPathComponent("broken/identifier-mismatch").path],
+                                                            destination: .folder(library.appendingPathComponent("other").path)))
+        #expect(made.repaired == 1)
+        var options = RepairOptions(paths: [library.path], dryRun: true)
+        options.diskAbove = nil
+        let (held, heldEvents) = try await Self.repair(options)
+        #expect(held.repaired == 8 && held.alreadyFine == 10 && held.failed == 1 && held.skippedInArchives == 2, "\(held)")
+        #expect(heldEvents.contains { if case .verdicts(_, let changes) = $0 { changes.contains { $0.after == .ambiguous } } else { false } })
+        options.diskAbove = 0
+        options.spillAbove = 0
+        // One bucket, then buckets of a few files: the pairs come bucket by bucket.
+        for size in [LintOptions.defaultPartition, 3] {
+            options.partition = size
+            let (onDisk, diskEvents) = try await Self.repair(options)
+            #expect(onDisk == held, "buckets of \(size)")
+            #expect(diskEvents == heldEvents, "buckets of \(size)")
+        }
+    }
+
     @Test func repairsACopyIntoAnotherFolder() async throws {
         let dir = try Self.brokenCopy()
         defer { try? FileManager.default.removeItem(at: dir) }

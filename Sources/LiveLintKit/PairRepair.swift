@@ -157,20 +157,20 @@ public struct PairRepair: Sendable {
         // pair let go had a clean plan: already fine, unless in an archive (counted nowhere). What
         // the library's facts count (each half's path and identifier, for the verdicts'
         // predictions) waits in a temporary file, read back only when a pair is planned.
-        let halves = RecordFile<FactsHalf>(in: ScanRecords.temporaryDirectory, prefix: "livelint-fix-halves")
-        var pairs: [LivePair] = []
+        let factsHalves = RecordFile<FactsHalf>(in: ScanRecords.temporaryDirectory, prefix: "livelint-fix-halves")
+        var pairs: [(pair: LivePair, made: Int)] = []
         var fine = 0
         let onPair = { (pair: LivePair) in
             if pair.archive == nil {
-                if let still = pair.still { halves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
-                if let movie = pair.movie { halves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
+                if let still = pair.still { factsHalves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
+                if let movie = pair.movie { factsHalves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
             }
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             guard let still = pair.still, let movie = pair.movie else { return }
             if still.error == nil, movie.error == nil, engine.repairs(for: pair).isEmpty {
                 if pair.archive == nil { fine += 1 }
             } else {
-                pairs.append(pair)
+                pairs.append((pair, pairs.count))
             }
         }
         var scanned: LintResult?
@@ -180,21 +180,29 @@ public struct PairRepair: Sendable {
             let ties = read.ties
             read.ties = PartitionBuilder()
             scanned = engine.run(stored: stored, ties: ties, store: read.records, root: root, fileFindings: read.fileFindings,
-                                 onPair: onPair, partition: options.partition, scratch: ScanRecords.temporaryDirectory)
+                                 onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: options.partition,
+                                 scratch: ScanRecords.temporaryDirectory)
+            read.stored = nil
         } else {
             let summaries = read.summaries
             read.summaries = []  // the engine's pairs are the only copy while it runs
             scanned = engine.run(summaries: consume summaries, store: read.records, root: root, fileFindings: read.fileFindings,
                                  onPair: onPair)
         }
-        // The pairs kept, in pairing's order (the result's), as a scan in memory gives them.
-        pairs.sort { Pairing.orderKey(still: $0.still?.path, movie: $0.movie?.path) < Pairing.orderKey(still: $1.still?.path, movie: $1.movie?.path) }
+        // The pairs kept, in pairing's order (the result's), as a scan in memory gives them; on a
+        // tie (paths Swift holds equal), in the order they came.
+        func key(_ p: (pair: LivePair, made: Int)) -> (String, String, Int) {
+            let k = Pairing.orderKey(still: p.pair.still?.path, movie: p.pair.movie?.path)
+            return (k.0, k.1, p.made)
+        }
+        let kept = pairs.sorted { key($0) < key($1) }.map(\.pair)
+        pairs = []
         // Only the findings outlive the scan (its pairs and files hold every file's summary).
         let findings = scanned?.findings ?? Findings([])
         if let summary = scanned?.summary { progress?(.finished(summary)) }
         scanned = nil
         var library = LibraryFacts(pairs: [LivePair]())
-        if !pairs.isEmpty { halves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) } }
+        if !kept.isEmpty { factsHalves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) } }
 
         // The findings about the kept pairs' halves, each found once (the scan ran every rule
         // already) and taken in one pass: looked up again pair by pair in a list on disk, a
@@ -202,7 +210,7 @@ public struct PairRepair: Sendable {
         // read back whole for each pair, 22 s of the system's time on 20,000 pairs.
         var findingsOf: [String: [Int]] = [:]
         var taken: [Int: Finding] = [:]
-        for pair in pairs { for half in [pair.still?.path, pair.movie?.path].compactMap({ $0 }) { findingsOf[half] = [] } }
+        for pair in kept { for half in [pair.still?.path, pair.movie?.path].compactMap({ $0 }) { findingsOf[half] = [] } }
         if !findingsOf.isEmpty {
             for (i, f) in findings.enumerated() {
                 for file in f.files where findingsOf[file] != nil {
@@ -218,7 +226,7 @@ public struct PairRepair: Sendable {
         }
         var summary = RepairSummary()
         summary.alreadyFine = fine
-        for pair in pairs {
+        for pair in kept {
             guard let still = pair.still, let movie = pair.movie else { continue }
             let about = Set((findingsOf[still.path] ?? []) + (findingsOf[movie.path] ?? [])).sorted().compactMap { taken[$0] }
             func flagged() -> RepairSubject {

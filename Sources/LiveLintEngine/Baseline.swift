@@ -343,39 +343,9 @@ extension Baseline {
         sink(out)
     }
 
-    /// `s` as JSONEncoder quotes it without escaping slashes: `"` and `\\` behind a backslash,
-    /// control characters as `\\b \\t \\n \\f \\r` or `\\u00xx` (lower-case hex), all else as it is
-    /// (swift-foundation's `JSONWriter`). Not the reports' `JSON.quote`, which also escapes DEL.
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings (paths, rule ids) need no escape: as they are.
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
-            out += s
-            out += "\""
-            return
-        }
-        var plain = s.unicodeScalars.startIndex
-        for i in s.unicodeScalars.indices {
-            let c = s.unicodeScalars[i]
-            guard c.value < 0x20 || c == "\"" || c == "\\" else { continue }
-            out.unicodeScalars.append(contentsOf: s.unicodeScalars[plain..<i])
-            plain = s.unicodeScalars.index(after: i)
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{8}": out += "\\b"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\u{C}": out += "\\f"
-            case "\r": out += "\\r"
-            default:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            }
-        }
-        out.unicodeScalars.append(contentsOf: s.unicodeScalars[plain...])
-        out += "\""
-    }
+    /// `s` as JSONEncoder quotes it without escaping slashes (swift-foundation's `JSONWriter`):
+    /// ``JSONQuote`` leaving DEL as it is, where the reports' JSON escapes it.
+    static func quote(_ s: String, into out: inout String) { JSONQuote.append(s, to: &out, escapingDelete: false) }
 }
 
 extension Baseline.Entry: ScratchRecord {

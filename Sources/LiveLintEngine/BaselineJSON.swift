@@ -330,8 +330,7 @@ struct BaselineJSON {
     private mutating func skipSpace() throws(Failure) {
         while let b = try peek() {
             switch b {
-            case 0x20, 0x09, 0x0D: advance()
-            case 0x0A: advance()
+            case 0x20, 0x09, 0x0D, 0x0A: advance()
             default: return
             }
         }

@@ -93,39 +93,10 @@ enum JSON: Equatable {
     }
 
     /// A byte JSON escapes in a string (control characters, `"`, `\\`, DEL).
-    static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F }
+    static func needsEscape(_ byte: UInt8) -> Bool { JSONQuote.needsEscape(byte, escapingDelete: true) }
 
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        // Nearly every string (paths, identifiers, messages) needs no escape: appended whole. Its
-        // bytes are checked in place (an iterator over the UTF-8 view cost 1.5 % of a cached run).
-        let plain = s.utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) }
-            ?? !s.utf8.contains(where: needsEscape)
-        if plain {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let h = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
+    /// `s` as a JSON string literal, DEL escaped too (``JSONQuote``).
+    static func quote(_ s: String, into out: inout String) { JSONQuote.append(s, to: &out, escapingDelete: true) }
 }
 
 extension JSON {

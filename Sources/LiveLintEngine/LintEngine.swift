@@ -145,9 +145,10 @@ public struct LintEngine: Sendable {
     ///
     /// A pipeline that ran the file rules already, on each file as it was read
     /// (``fileFindings(_:)``), passes what they found as `fileFindings` so they are not run again;
-    /// `onPair` sees every pair (complete or not), in pairing order, before its pair rules run.
+    /// `onPair` sees every pair (complete or not), in pairing order, with what its pair rules found
+    /// on it (before the baseline).
     public func run(files: [MediaFile], root: String, fileFindings: [Finding]? = nil,
-                    onPair: ((LivePair) -> Void)? = nil) -> LintResult {
+                    onPair: ((LivePair, [Finding]) -> Void)? = nil) -> LintResult {
         let list = FileList(files)
         let found = fileFindings.map { found in
             let sorter = FindingSorter()
@@ -178,7 +179,7 @@ public struct LintEngine: Sendable {
     /// With `media`, each pair's record keeps what its halves carry (``PairRecord/media``, what
     /// the HTML report draws).
     public func run(summaries: consuming [FileSummary], store: some FileStore, root: String,
-                    fileFindings: FindingSorter? = nil, onPair: ((LivePair) -> Void)? = nil,
+                    fileFindings: FindingSorter? = nil, onPair: ((LivePair, [Finding]) -> Void)? = nil,
                     afterPhase: (() -> Void)? = nil, partition: Int? = nil, media: Bool = false) -> LintResult {
         let summaries = consume summaries
         var buckets = partition.flatMap { summaries.count > $0 ? Partition(summaries, target: max(1, $0)) : nil }
@@ -233,7 +234,7 @@ public struct LintEngine: Sendable {
     /// byte for byte. `onPair` sees the pairs bucket by bucket. What the records hold beyond
     /// their pairs (the consumers' verdicts, the `media`) waits on disk too, beside the pairs.
     public func run(stored: some SummaryStore, ties: consuming PartitionBuilder, store: some FileStore, root: String,
-                    fileFindings: FindingSorter? = nil, onPair: ((LivePair) -> Void)? = nil,
+                    fileFindings: FindingSorter? = nil, onPair: ((LivePair, [Finding]) -> Void)? = nil,
                     afterPhase: (() -> Void)? = nil, partition target: Int, scratch directory: String? = nil,
                     runSize: Int? = nil, media: Bool = false) -> LintResult {
         let n = stored.count
@@ -319,19 +320,20 @@ public struct LintEngine: Sendable {
         return findings
     }
 
-    /// `list`'s pairs one by one, each with its full halves from `store`: `onPair`, the pair rules
-    /// (into `findings`) and, with consumers, their verdicts on it in `list`'s library, and with
+    /// `list`'s pairs one by one, each with its full halves from `store`: the pair rules (into
+    /// `findings`), `onPair` with what they found and, with consumers, their verdicts on it in `list`'s library, and with
     /// `media`, what its halves carry (what its record holds beyond the pair, handed to `extra`
     /// with the pair's index in `list`); each verdict counted in `outcomes` as it is given.
     private func checkPairs(_ list: PairList, store: some FileStore, into findings: FindingSorter,
-                            onPair: ((LivePair) -> Void)?, media: Bool, outcomes: inout OutcomeCounts,
+                            onPair: ((LivePair, [Finding]) -> Void)?, media: Bool, outcomes: inout OutcomeCounts,
                             extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
         for k in list.indices {
             let summary = list[k]
             let pair = summary.full(from: store)
-            onPair?(pair)
-            findings.append(contentsOf: Self.collect(pairRules) { $0.check(pair: pair) })
+            let found = Self.collect(pairRules) { $0.check(pair: pair) }
+            onPair?(pair, found)
+            findings.append(contentsOf: found)
             guard library != nil || media else { continue }
             var record = summary.record
             if let library {

@@ -215,7 +215,7 @@ public struct LibraryScan: Sendable {
                 throw PipelineError("cannot write the identifier list to \(path): \(error.localizedDescription)")
             }
         }
-        let onPair = { (pair: LivePair) in
+        let onPair = { (pair: LivePair, _: [Finding]) in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
         }
         let result: LintResult

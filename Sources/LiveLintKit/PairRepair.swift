@@ -147,27 +147,34 @@ public struct PairRepair: Sendable {
         // The full records on disk past a lint's spilling size and the summaries past its disk
         // size, as `lint` keeps them.
         let storeSummaries = options.diskAbove.map { wanted.count > $0 } == true
+        // The files whose file rules attached a repair, as they are read (none of today's do).
+        var repairable = Set<String>()
         var read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine,
                                             countKept: progress != nil, spill: wanted.count > options.spillAbove,
                                             storeSummaries: storeSummaries,
-                                            onRead: { read in progress?(.fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept)) })
+                                            onRead: { read in
+                                                for f in read.findings where f.repair != nil { repairable.formUnion(f.files) }
+                                                progress?(.fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept))
+                                            })
         // A pair is kept only when its repair plan may not be clean: a half that does not read, or
-        // a repair the rules attach (scan rules attach none, so the file and pair rules on the pair
-        // tell; issue 13: every pair was kept with its full halves, 46 MiB for 100,000 pairs). A
+        // a repair the rules attach (scan rules attach none, so the file rules on its halves, as
+        // they were read, and the pair rules on it, as the engine ran them, tell; issue 13: every
+        // pair was kept with its full halves, 46 MiB for 100,000 pairs). A
         // pair let go had a clean plan: already fine, unless in an archive (counted nowhere). What
         // the library's facts count (each half's path and identifier, for the verdicts'
         // predictions) waits in a temporary file, read back only when a pair is planned.
         let factsHalves = RecordFile<FactsHalf>(in: ScanRecords.temporaryDirectory, prefix: "livelint-fix-halves")
         var pairs: [(pair: LivePair, made: Int)] = []
         var fine = 0
-        let onPair = { (pair: LivePair) in
+        let onPair = { (pair: LivePair, found: [Finding]) in
             if pair.archive == nil {
                 if let still = pair.still { factsHalves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
                 if let movie = pair.movie { factsHalves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
             }
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             guard let still = pair.still, let movie = pair.movie else { return }
-            if still.error == nil, movie.error == nil, engine.repairs(for: pair).isEmpty {
+            if still.error == nil, movie.error == nil, !repairable.contains(still.path), !repairable.contains(movie.path),
+               !found.contains(where: { $0.repair != nil }) {
                 if pair.archive == nil { fine += 1 }
             } else {
                 pairs.append((pair, pairs.count))

@@ -92,7 +92,7 @@ import Testing
     let list = FileList(files)
     var events: [String] = []
     let result = engine.run(summaries: list.summaries, store: list, root: "scan",
-                            onPair: { _ in events.append("pair") }, afterPhase: { events.append("phase") })
+                            onPair: { _, _ in events.append("pair") }, afterPhase: { events.append("phase") })
     #expect(events.prefix(2) == ["phase", "phase"] && events.dropFirst(2).allSatisfy { $0 == "pair" } && events.count > 2)
     let plain = engine.run(files: files, root: "scan")
     #expect(result.findings == plain.findings && result.pairs == plain.pairs && result.files == plain.files)

@@ -345,3 +345,31 @@ enum ScanClock {
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 }
+
+extension LibraryReader.Library {
+    /// Pairs and checks what was read with `engine` (`lint` and `fix` alike): bucket by bucket from
+    /// the stored summaries, with `partition` (``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:scratch:runSize:media:)``,
+    /// the stored summaries let go once the buckets are done), else from the summaries held, which
+    /// go into the engine's pairs (the only copy while it runs). Past `spillAbove` files held, the
+    /// pages pairing and the scan rules freed go back to the system as each ends (a small scan's few
+    /// pages are not worth the call).
+    mutating func check(with engine: LintEngine, root: String, onPair: @escaping (LivePair, [Finding]) -> Void,
+                        partition: Int?, spillAbove: Int, scratchRun: Int?, media: Bool) -> LintResult {
+        if let stored, let partition {
+            assert(summaries.isEmpty, "summaries are held or stored, never both (holdSummaries)")
+            let ties = ties
+            self.ties = PartitionBuilder()
+            defer { self.stored = nil }
+            return engine.run(stored: stored, ties: ties, store: records, root: root, fileFindings: fileFindings,
+                              onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition,
+                              scratch: ScanRecords.temporaryDirectory, runSize: scratchRun, media: media)
+        }
+        holdSummaries()
+        let held = summaries
+        summaries = []
+        let trims = held.count > spillAbove
+        return engine.run(summaries: consume held, store: records, root: root, fileFindings: fileFindings,
+                          onPair: onPair, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: partition,
+                          media: media)
+    }
+}

@@ -218,25 +218,8 @@ public struct LibraryScan: Sendable {
         let onPair = { (pair: LivePair, _: [Finding]) in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
         }
-        let result: LintResult
-        if let stored = library.stored, let partition = options.partition {
-            assert(library.summaries.isEmpty, "summaries are held or stored, never both (holdSummaries)")
-            let ties = library.ties
-            library.ties = PartitionBuilder()
-            result = engine.run(stored: stored, ties: ties, store: library.records, root: root, fileFindings: library.fileFindings,
-                                onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition,
-                                scratch: ScanRecords.temporaryDirectory, runSize: options.scratchRun, media: options.pairMedia)
-        } else {
-            library.holdSummaries()
-            let summaries = library.summaries
-            library.summaries = []  // the engine's pairs are the only copy while it runs
-            // Past the spilling size, the pages pairing and the scan rules freed go back to the
-            // system as each ends (a small scan's few pages are not worth the call).
-            let trims = summaries.count > options.spillAbove
-            result = engine.run(summaries: consume summaries, store: library.records, root: root, fileFindings: library.fileFindings,
-                                onPair: onPair, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: options.partition,
-                                media: options.pairMedia)
-        }
+        let result = library.check(with: engine, root: root, onPair: onPair, partition: options.partition,
+                                   spillAbove: options.spillAbove, scratchRun: options.scratchRun, media: options.pairMedia)
         progress?(.finished(result.summary))
         return result
     }

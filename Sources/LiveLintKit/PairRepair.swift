@@ -180,22 +180,10 @@ public struct PairRepair: Sendable {
                 pairs.append((pair, pairs.count))
             }
         }
-        var scanned: LintResult?
-        if let stored = read.stored {
-            // Bucket by bucket: the pairs come in buckets' order, each bucket's in pairing order
-            // (the facts' keys, an identifier or a folder's name, are each within one bucket).
-            let ties = read.ties
-            read.ties = PartitionBuilder()
-            scanned = engine.run(stored: stored, ties: ties, store: read.records, root: root, fileFindings: read.fileFindings,
-                                 onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: options.partition,
-                                 scratch: ScanRecords.temporaryDirectory)
-            read.stored = nil
-        } else {
-            let summaries = read.summaries
-            read.summaries = []  // the engine's pairs are the only copy while it runs
-            scanned = engine.run(summaries: consume summaries, store: read.records, root: root, fileFindings: read.fileFindings,
-                                 onPair: onPair)
-        }
+        // Bucket by bucket past `diskAbove`: the pairs come in buckets' order, each bucket's in
+        // pairing order (the facts' keys, an identifier or a folder's name, are each within one bucket).
+        var scanned: LintResult? = read.check(with: engine, root: root, onPair: onPair, partition: options.partition,
+                                              spillAbove: options.spillAbove, scratchRun: nil, media: false)
         // The pairs kept, in pairing's order (the result's), as a scan in memory gives them; on a
         // tie (paths Swift holds equal), in the order they came.
         func key(_ p: (pair: LivePair, made: Int)) -> (String, String, Int) {

@@ -167,10 +167,7 @@ public struct PairRepair: Sendable {
         var pairs: [(pair: LivePair, made: Int)] = []
         var fine = 0
         let onPair = { (pair: LivePair, found: [Finding]) in
-            if pair.archive == nil {
-                if let still = pair.still { factsHalves.append(FactsHalf(path: still.path, identifier: still.contentIdentifier, still: true)) }
-                if let movie = pair.movie { factsHalves.append(FactsHalf(path: movie.path, identifier: movie.contentIdentifier, still: false)) }
-            }
+            LibraryFacts.forEachHalf(of: pair) { factsHalves.append(FactsHalf(path: $0, identifier: $1, still: $2)) }
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
             guard let still = pair.still, let movie = pair.movie else { return }
             if still.error == nil, movie.error == nil, !repairable.contains(still.path), !repairable.contains(movie.path),

@@ -106,9 +106,16 @@ public struct LibraryFacts: Sendable {
 
     /// Counts one more pair's halves (a pair in an archive counts for nothing).
     public mutating func add<Half>(_ pair: PairOf<Half>) {
+        Self.forEachHalf(of: pair) { add(path: $0, identifier: $1, still: $2) }
+    }
+
+    /// What the facts count of `pair`, in the order they count it: its still, then its movie,
+    /// each with its identifier; nothing for a pair in an archive (for a reader that keeps them
+    /// elsewhere until it counts them, ``add(path:identifier:still:)``).
+    public static func forEachHalf<Half>(of pair: PairOf<Half>, _ body: (_ path: String, _ identifier: String?, _ still: Bool) -> Void) {
         guard pair.archive == nil else { return }
-        if let still = pair.still { add(still.path, still.contentIdentifier, to: \.stillsByID) }
-        if let movie = pair.movie { add(movie.path, movie.contentIdentifier, to: \.moviesByID) }
+        if let still = pair.still { body(still.path, still.contentIdentifier, true) }
+        if let movie = pair.movie { body(movie.path, movie.contentIdentifier, false) }
     }
 
     /// Counts one more half, a still or a movie of a pair not in an archive, in the order

@@ -26,13 +26,17 @@ let check = arguments.contains("--check")
 do {
     let builder = try FixtureBuilder(base: fixtures.appendingPathComponent("base"))
     if check {
+        // exit() runs no `defer`, so the folder is removed before any exit is reached.
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-fixtures-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        try builder.build(into: tmp)
-        var stale: [String] = []
-        for sub in FixtureBuilder.outputFolders {
-            stale += try FixtureBuilder.compare(tmp.appendingPathComponent(sub), fixtures.appendingPathComponent(sub), prefix: sub)
-        }
+        let stale = try { () throws -> [String] in
+            defer { try? FileManager.default.removeItem(at: tmp) }
+            try builder.build(into: tmp)
+            var stale: [String] = []
+            for sub in FixtureBuilder.outputFolders {
+                stale += try FixtureBuilder.compare(tmp.appendingPathComponent(sub), fixtures.appendingPathComponent(sub), prefix: sub)
+            }
+            return stale
+        }()
         if stale.isEmpty {
             print("fixtures are up to date")
             exit(0)

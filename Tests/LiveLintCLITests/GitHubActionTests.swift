@@ -33,6 +33,7 @@ struct GitHubActionTests {
         try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("library"), to: ws.appendingPathComponent("library"))
         var args = [CLI.repoRoot.appendingPathComponent("Tests/LiveLintCLITests/Scripts/run_action.py").path,
                     CLI.repoRoot.appendingPathComponent("action.yml").path, "--workspace", ws.path,
+                    "--runner-temp", ws.appendingPathComponent("runner-temp").path,
                     "--input", "livelint=\(binary.path)"]
         for (k, v) in inputs.sorted(by: { $0.key < $1.key }) { args += ["--input", "\(k)=\(v)"] }
         let r = try ProcessRunner.run(URL(fileURLWithPath: try #require(TestTools.which("python3"))), args, timeout: 120)

@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 import yaml
 
@@ -19,6 +18,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("action")
 ap.add_argument("--input", action="append", default=[])
 ap.add_argument("--workspace", required=True)
+ap.add_argument("--runner-temp", required=True, help="RUNNER_TEMP; the caller owns and removes it")
 a = ap.parse_args()
 
 action = yaml.safe_load(open(a.action))
@@ -28,7 +28,8 @@ for item in a.input:
     if k not in inputs:
         sys.exit(f"unknown input {k}")
     inputs[k] = v
-tmp = tempfile.mkdtemp(prefix="action-")
+tmp = a.runner_temp
+os.makedirs(tmp, exist_ok=True)
 summary = os.path.join(tmp, "step-summary.md")
 open(summary, "w").close()
 context = {"github.action_path": os.path.dirname(os.path.abspath(a.action)), "runner.os": "Linux"}

@@ -39,8 +39,12 @@ struct FixCommand: AsyncParsableCommand {
               livelint fix --output repaired/ Photos/      Write the repaired pairs under repaired/.
               livelint fix --in-place Photos/              Repair the files themselves.
 
+            A file or folder that cannot be read (a folder that cannot be listed, a dangling link) is \
+            reported on stderr: the pairs in it were not looked at.
+
             Exit codes: 0 every broken pair was repaired (or would be, with --dry-run), 1 some pair \
-            could not be repaired, 2 bad usage or a path that does not exist.
+            could not be repaired or some path could not be read, 2 bad usage or a path that does not \
+            exist.
             """
     )
 
@@ -79,6 +83,7 @@ struct FixCommand: AsyncParsableCommand {
             var line = "livelint: \(verb) \(summary.repaired) pair\(summary.repaired == 1 ? "" : "s"), \(summary.alreadyFine) already fine"
             if summary.failed > 0 { line += ", \(summary.failed) could not be repaired" }
             if summary.skippedInArchives > 0 { line += ", \(summary.skippedInArchives) inside archives skipped" }
+            if summary.unread > 0 { line += ", \(summary.unread) path\(summary.unread == 1 ? "" : "s") could not be read" }
             Terminal.err(line + "\n")
             return summary.allRepaired ? LiveLintExit.clean : LiveLintExit.findings
         }
@@ -87,6 +92,8 @@ struct FixCommand: AsyncParsableCommand {
     /// One pair's outcome: the plan and what was written on stdout (unless `--quiet`), problems on stderr.
     func print(_ event: RepairEvent) {
         switch event {
+        case let .unread(path, message):
+            Terminal.err("livelint: \(path): \(message); any pairs in it were not repaired\n")
         case let .insideArchive(pair, archive):
             Terminal.err("livelint: \(pair.label): inside \(archive ?? "an archive"); unpack it first (livelint unpack)\n")
         case let .unrepairable(pair, blockers):

@@ -63,6 +63,10 @@ public struct RepairSubject: Sendable, Hashable {
 
 /// What happened to one pair, in the order the pipeline decides and does it.
 public enum RepairEvent: Sendable, Hashable {
+    /// A path the walk could not read (`message`: a folder that cannot be listed, a dangling
+    /// link, a folder nested too deep): the pairs in it, if any, were not looked at. Reported
+    /// before any pair's outcome.
+    case unread(path: String, message: String)
     /// A broken pair inside a `.livp` archive (`archive`: its path), left alone.
     case insideArchive(RepairSubject, archive: String?)
     /// A broken pair the plan cannot mend (its `blockers`), left alone.
@@ -91,11 +95,13 @@ public struct RepairSummary: Sendable, Hashable {
     public var failed = 0
     /// Broken pairs inside archives, left alone.
     public var skippedInArchives = 0
+    /// Paths the walk could not read (``RepairEvent/unread(path:message:)``).
+    public var unread = 0
 
     public init() {}
 
-    /// True when every broken pair found was repaired.
-    public var allRepaired: Bool { failed == 0 && skippedInArchives == 0 }
+    /// True when every broken pair found was repaired and every path could be read.
+    public var allRepaired: Bool { failed == 0 && skippedInArchives == 0 && unread == 0 }
 }
 
 /// Repairs Live Photo pairs: reads and pairs the files as `lint` does, plans each pair's repair
@@ -127,18 +133,18 @@ public struct PairRepair: Sendable {
     /// the scan's events as `lint` gives them (``ScanEvent``: the files walked, each file read,
     /// each pair formed), ending with ``ScanEvent/finished(_:)`` before the first pair's outcome.
     public func run(report: (RepairEvent) -> Void, progress: ((ScanEvent) -> Void)? = nil) async throws(PipelineError) -> RepairSummary {
-        let (entries, _) = LibraryWalker(includeHidden: options.includeHidden)
+        let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden)
             .files(in: options.paths, spillingAbove: options.includeHidden ? nil : options.diskAbove,
                    spillDirectory: ScanRecords.temporaryDirectory)
         // Our own temporary files from an interrupted run are hidden (their names start with a
         // dot): only a walk that lists hidden files meets them, and skips them here. Otherwise the
         // walk's listing is read as it is (a file's paths in a few bytes, not two strings).
-        guard options.includeHidden else { return try await run(entries, report: report, progress: progress) }
+        guard options.includeHidden else { return try await run(entries, unread: problems, report: report, progress: progress) }
         return try await run(entries.filter { !(($0.path as NSString).lastPathComponent.hasPrefix(".") && $0.path.contains(".livelint-")) },
-                             report: report, progress: progress)
+                             unread: problems, report: report, progress: progress)
     }
 
-    private func run(_ wanted: some LibraryWalker.Entries, report: (RepairEvent) -> Void,
+    private func run(_ wanted: some LibraryWalker.Entries, unread: [LibraryWalker.Problem], report: (RepairEvent) -> Void,
                      progress: ((ScanEvent) -> Void)?) async throws(PipelineError) -> RepairSummary {
         let root = LibraryWalker.root(for: options.paths)
         let engine: LintEngine
@@ -218,6 +224,12 @@ public struct PairRepair: Sendable {
         }
         var summary = RepairSummary()
         summary.alreadyFine = fine
+        // What could not be read comes first: `lint` reports each as a file that does not read;
+        // here no pair in it was looked at, so the run cannot say every broken pair was repaired.
+        for problem in unread {
+            summary.unread += 1
+            report(.unread(path: problem.path, message: problem.message))
+        }
         for pair in kept {
             guard let still = pair.still, let movie = pair.movie else { continue }
             let about = Set((findingsOf[still.path] ?? []) + (findingsOf[movie.path] ?? [])).sorted().compactMap { taken[$0] }

@@ -144,7 +144,8 @@ struct FixFixtureTests {
     /// Every outcome a pair can have, counted and said: the library's broken pairs planned, its
     /// good ones already fine (let go as they are made, never planned: issue 13), a pair whose
     /// movie does not read refused with the rules that flagged it, and broken pairs inside `.livp`
-    /// archives left alone; a dry run.
+    /// archives left alone, and a path the walk cannot read said first (its pairs not looked at);
+    /// a dry run.
     @Test func dryRunCountsEveryOutcome() throws {
         let tmp = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: tmp) }
@@ -163,10 +164,20 @@ struct FixFixtureTests {
                                     "--output", library.appendingPathComponent("arch/\(name).livp").path])
             #expect(pack.status == 0, "\(pack.stderr)")
         }
+        try FileManager.default.createSymbolicLink(atPath: library.appendingPathComponent("2024/gone.JPG").path,
+                                                   withDestinationPath: "nowhere/gone.JPG")
         let result = try CLI.run(["fix", "--dry-run", library.path])
         #expect(result.status == 1, "a pair could not be repaired: \(result.stderr)")
-        #expect(result.stderr.hasSuffix("livelint: would repair 8 pairs, 9 already fine, 1 could not be repaired, 2 inside archives skipped\n"),
+        #expect(result.stderr.hasSuffix("livelint: would repair 8 pairs, 9 already fine, 1 could not be repaired, 2 inside archives skipped, 1 path could not be read\n"),
                 "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("livelint: 2024/gone.JPG: cannot read: No such file or directory; any pairs in it were not repaired\n"),
+                "\(result.stderr)")
+        // Alone beside a healthy pair, the path that does not read still fails the run.
+        let lone = tmp.appendingPathComponent("lone")
+        try FileManager.default.copyItem(at: CLI.fixtures.appendingPathComponent("pair"), to: lone)
+        try FileManager.default.createSymbolicLink(atPath: lone.appendingPathComponent("gone.MOV").path, withDestinationPath: "nowhere")
+        let alone = try CLI.run(["fix", "--dry-run", lone.path])
+        #expect(alone.status == 1 && alone.stderr.hasSuffix("would repair 0 pairs, 1 already fine, 1 path could not be read\n"), "\(alone.stderr)")
         #expect(result.stdout.components(separatedBy: "would repair ").count - 1 == 8)
         #expect(result.stderr.contains("livelint: cannot repair trunc/IMG_0500.JPG + trunc/IMG_0500.MOV [duplicate-identifier, unreadable-file]:\n  - the movie does not read:"))
         for name in ["IMG_0101", "IMG_0106"] {

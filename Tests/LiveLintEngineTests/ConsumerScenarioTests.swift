@@ -111,6 +111,26 @@ import Testing
         }
     }
 
+    /// Facts that count only what the subject pair's verdicts ask about (its identifiers and its
+    /// halves: what `fix` counts for the pairs it plans, issue 13) give every consumer the verdict
+    /// that facts of every half give, in every scenario; about another pair's identifier they know
+    /// of no carrier.
+    @Test(arguments: scenarios)
+    func factsAnsweringOnePairGiveItsVerdicts(_ scenario: Scenario) throws {
+        var pairs: [LivePair] = []
+        _ = try LintEngine(rules: []).run(files: scenario.files, root: ".", onPair: { pair, _ in pairs.append(pair) })
+        let pair = try #require(pairs.first { ($0.still ?? $0.movie)?.path == scenario.subject })
+        let full = LibraryFacts(pairs: pairs)
+        var asked = LibraryFacts(answering: Set(LibraryFacts.identifiersAsked(about: pair)), stemsOf: pair.paths)
+        for other in pairs { LibraryFacts.forEachHalf(of: other) { asked.add(path: $0, identifier: $1, still: $2) } }
+        for consumer in Consumers.all {
+            #expect(consumer.verdict(on: pair, in: asked) == consumer.verdict(on: pair, in: full), "\(consumer.id)")
+        }
+        for other in pairs where other.movie?.contentIdentifier.map({ !LibraryFacts.identifiersAsked(about: pair).contains($0) }) == true {
+            #expect(asked.otherMovies(withIdentifier: other.movie?.contentIdentifier ?? "", than: nil).count == 0)
+        }
+    }
+
     @Test func aTakeoutPairCarriesItsStillsSidecar() throws {
         let result = try LintEngine(rules: []).run(
             files: [.jpeg("t/IMG_0769(1).JPG").withSidecar("IMG_0769.JPG.supplemental-metadata(1).json"), .mov("t/IMG_0769(1).MP4"),

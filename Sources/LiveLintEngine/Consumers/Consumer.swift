@@ -90,6 +90,8 @@ public struct LibraryFacts: Sendable {
     /// Paths per folder + stem (``LibraryFacts/stem(_:)``), stills and movies together.
     private var byStem: [String: Carriers] = [:]
     private static let keep = 3
+    /// When set, the only identifiers and folder + stem keys counted (``init(answering:stemsOf:)``).
+    private var asked: (identifiers: Set<String>, stems: Set<String>)?
 
     struct Carriers: Sendable {
         var count = 0
@@ -102,6 +104,24 @@ public struct LibraryFacts: Sendable {
 
     public init<Half>(pairs: some Sequence<PairOf<Half>>) {
         for pair in pairs { add(pair) }
+    }
+
+    /// Facts that count only the halves carrying one of `identifiers`, and those in the folder of
+    /// one of `paths` with its stem: for a reader that knows what it will ask (`livelint fix`: the
+    /// pairs it plans, their halves' identifiers and paths), without a table of every file of the
+    /// library (issue 13: a million files' identifiers and names). About those they answer as
+    /// facts of every half would; about anything else (an identifier made fresh), they know of no
+    /// other carrier.
+    public init(answering identifiers: Set<String>, stemsOf paths: some Sequence<String>) {
+        asked = (identifiers, Set(paths.lazy.map(Self.stemKey)))
+    }
+
+    /// The identifiers the consumers' verdicts on `pair` ask the facts about: each half's (the
+    /// still's makernote and XMP ones too), what ``init(answering:stemsOf:)`` must be given, with
+    /// the pair's halves, to answer about the pair as facts of every half would.
+    public static func identifiersAsked(about pair: LivePair) -> [String] {
+        [pair.still?.contentIdentifier, pair.still?.still?.contentIdentifier, pair.still?.still?.xmpContentIdentifier?.value,
+         pair.movie?.contentIdentifier].compactMap { $0 }
     }
 
     /// Counts one more pair's halves (a pair in an archive counts for nothing).
@@ -127,8 +147,9 @@ public struct LibraryFacts: Sendable {
 
     /// Counts the half at `path` under its identifier (in `byID`) and its folder + stem.
     private mutating func add(_ path: String, _ id: String?, to byID: WritableKeyPath<LibraryFacts, [String: Carriers]>) {
-        if let id { self[keyPath: byID][id, default: Carriers()].add(path) }
-        byStem[Self.stemKey(path), default: Carriers()].add(path)
+        if let id, asked?.identifiers.contains(id) ?? true { self[keyPath: byID][id, default: Carriers()].add(path) }
+        let stem = Self.stemKey(path)
+        if asked?.stems.contains(stem) ?? true { byStem[stem, default: Carriers()].add(path) }
     }
 
     /// Other movies than `path` whose identifier is exactly `id`: how many, and a few of them.

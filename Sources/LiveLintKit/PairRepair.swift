@@ -38,6 +38,9 @@ public struct RepairOptions: Sendable {
     public var diskAbove: Int? = LintOptions.defaultDiskAbove
     /// Files a bucket holds, about (``LintOptions/partition``), past ``diskAbove``.
     public var partition: Int = LintOptions.defaultPartition
+    /// For the tests: records a run of the temporary files sorted on disk holds (the pairs to
+    /// plan, as ``LintOptions/scratchRun``); nil: the default.
+    var scratchRun: Int?
 
     public init(paths: [String], destination: Destination = .besideOriginals, dryRun: Bool = false,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs) {
@@ -155,11 +158,18 @@ public struct PairRepair: Sendable {
         let storeSummaries = options.diskAbove.map { wanted.count > $0 } == true
         // The files whose file rules attached a repair, as they are read (none of today's do).
         var repairable = Set<String>()
+        // What the kept pairs' verdicts ask the facts about: their identifiers (and those the
+        // repairs offer, ``identifiers(of:repairs:)``) and their halves.
+        var askedIdentifiers = Set<String>()
+        var keptHalves: [String] = []
         var read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine,
                                             countKept: progress != nil, spill: wanted.count > options.spillAbove,
                                             storeSummaries: storeSummaries,
                                             onRead: { read in
-                                                for f in read.findings where f.repair != nil { repairable.formUnion(f.files) }
+                                                for f in read.findings where f.repair != nil {
+                                                    repairable.formUnion(f.files)
+                                                    if case let .setIdentifier(s, m)? = f.repair { askedIdentifiers.formUnion([s, m].compactMap { $0 }) }
+                                                }
                                                 progress?(.fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept))
                                             })
         // A pair is kept only when its repair plan may not be clean: a half that does not read, or
@@ -168,9 +178,19 @@ public struct PairRepair: Sendable {
         // pair was kept with its full halves, 46 MiB for 100,000 pairs). A
         // pair let go had a clean plan: already fine, unless in an archive (counted nowhere). What
         // the library's facts count (each half's path and identifier, for the verdicts'
-        // predictions) waits in a temporary file, read back only when a pair is planned.
+        // predictions) waits in a temporary file, read back only when a pair is planned, and then
+        // only what the planned pairs' verdicts ask about.
         let factsHalves = RecordFile<FactsHalf>(in: ScanRecords.temporaryDirectory, prefix: "livelint-fix-halves")
-        var pairs: [(pair: LivePair, made: Int)] = []
+        // The kept pairs wait as records (their halves in the cache's coding), sorted into
+        // pairing's order (the result's, as a scan in memory gives them: by still path, then
+        // movie path; on a tie, in the order they came) on disk past a run's worth (issue 13: a
+        // library whose every pair is broken held them all, about 4.5 KiB a pair).
+        let pairs = SortedRecords<KeptPair>(spillingIn: ScanRecords.temporaryDirectory, prefix: "livelint-fix-pairs",
+                                            runSize: options.scratchRun) {
+            ($0.still, $0.movie) < ($1.still, $1.movie)
+        }
+        // A pair whose halves have no record (a field the coding does not carry) is held as it is.
+        var heldPairs: [LivePair] = []
         var fine = 0
         let onPair = { (pair: LivePair, found: [Finding]) in
             LibraryFacts.forEachHalf(of: pair) { factsHalves.append(FactsHalf(path: $0, identifier: $1, still: $2)) }
@@ -180,47 +200,49 @@ public struct PairRepair: Sendable {
                !found.contains(where: { $0.repair != nil }) {
                 if pair.archive == nil { fine += 1 }
             } else {
-                pairs.append((pair, pairs.count))
+                pairs.append(KeptPair(pair, held: &heldPairs))
+                askedIdentifiers.formUnion(Self.identifiers(of: pair, repairs: found.compactMap(\.repair)))
+                keptHalves += [still.path, movie.path]
             }
         }
         // Bucket by bucket past `diskAbove`: the pairs come in buckets' order, each bucket's in
         // pairing order (the facts' keys, an identifier or a folder's name, are each within one bucket).
         var scanned: LintResult? = read.check(with: engine, root: root, onPair: onPair, partition: options.partition,
-                                              spillAbove: options.spillAbove, scratchRun: nil, media: false)
-        // The pairs kept, in pairing's order (the result's), as a scan in memory gives them; on a
-        // tie (paths Swift holds equal), in the order they came.
-        func key(_ p: (pair: LivePair, made: Int)) -> (String, String, Int) {
-            let k = Pairing.orderKey(still: p.pair.still?.path, movie: p.pair.movie?.path)
-            return (k.0, k.1, p.made)
-        }
-        let kept = pairs.sorted { key($0) < key($1) }.map(\.pair)
-        pairs = []
+                                              spillAbove: options.spillAbove, scratchRun: options.scratchRun, media: false)
         // Only the findings outlive the scan (its pairs and files hold every file's summary).
         let findings = scanned?.findings ?? Findings([])
         if let summary = scanned?.summary { progress?(.finished(summary)) }
         scanned = nil
-        var library = LibraryFacts(pairs: [LivePair]())
-        if !kept.isEmpty { factsHalves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) } }
+        var library = LibraryFacts(answering: askedIdentifiers, stemsOf: keptHalves)
+        askedIdentifiers = []
+        if pairs.count > 0 { factsHalves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) } }
 
         // The findings about the kept pairs' halves, each found once (the scan ran every rule
         // already) and taken in one pass: looked up again pair by pair in a list on disk, a
         // finding naming every half (one identifier on every file: `duplicate-identifier`) was
-        // read back whole for each pair, 22 s of the system's time on 20,000 pairs.
-        var findingsOf: [String: [Int]] = [:]
-        var taken: [Int: Finding] = [:]
-        for pair in kept { for half in [pair.still?.path, pair.movie?.path].compactMap({ $0 }) { findingsOf[half] = [] } }
-        if !findingsOf.isEmpty {
+        // read back whole for each pair, 22 s of the system's time on 20,000 pairs. Of each, only
+        // what a plan reads is taken (``TakenFinding``): its message, documentation and files were
+        // a kilobyte a pair on a library whose every pair is broken.
+        var halves: [String: KeptHalf] = [:]
+        var taken: [Int: TakenFinding] = [:]
+        var ruleIDs: [String: String] = [:]
+        for half in keptHalves { halves[half] = KeptHalf() }
+        keptHalves = []
+        if !halves.isEmpty {
             for (i, f) in findings.enumerated() {
-                for file in f.files where findingsOf[file] != nil {
-                    findingsOf[file]?.append(i)
-                    taken[i] = f
+                for file in f.files where halves[file] != nil {
+                    halves[file]?.findings.append(i)
+                    if taken[i] == nil {
+                        let rule = ruleIDs[f.ruleID] ?? f.ruleID
+                        ruleIDs[rule] = rule
+                        taken[i] = TakenFinding(ruleID: rule, repair: f.repair, files: f.files.count)
+                    }
                 }
             }
         }
         // Where the kept pairs' halves are (the files, by the paths they are shown with).
-        var realPath: [String: String] = [:]
-        for entry in wanted where findingsOf[entry.displayPath] != nil && realPath[entry.displayPath] == nil {
-            realPath[entry.displayPath] = entry.path
+        for entry in wanted where halves[entry.displayPath]?.path == nil && halves[entry.displayPath] != nil {
+            halves[entry.displayPath]?.path = entry.path
         }
         var summary = RepairSummary()
         summary.alreadyFine = fine
@@ -230,17 +252,29 @@ public struct PairRepair: Sendable {
             summary.unread += 1
             report(.unread(path: problem.path, message: problem.message))
         }
-        for pair in kept {
+        var ordered = pairs.inOrder()
+        let names = RecordCodec.Names()
+        while let record = ordered.next() {
+            guard let pair = record.pair(names: names, held: heldPairs) else {
+                summary.failed += 1
+                report(.failed(RepairSubject(still: record.still, movie: record.movie, rules: []),
+                               message: "livelint could not read back its temporary record of this pair (in \(ScanRecords.temporaryDirectory))"))
+                continue
+            }
             guard let still = pair.still, let movie = pair.movie else { continue }
-            let about = Set((findingsOf[still.path] ?? []) + (findingsOf[movie.path] ?? [])).sorted().compactMap { taken[$0] }
+            // Each finding once, in the scan's order, with how many of its files are this pair's halves.
+            var inPair: [Int: Int] = [:]
+            for i in (halves[still.path]?.findings ?? []) + (movie.path == still.path ? [] : halves[movie.path]?.findings ?? []) {
+                inPair[i, default: 0] += 1
+            }
+            let about = inPair.keys.sorted().compactMap { i in taken[i].map { (finding: $0, onlyThisPair: inPair[i] == $0.files) } }
             func flagged() -> RepairSubject {
-                RepairSubject(still: still.path, movie: movie.path, rules: Set(about.map(\.ruleID)).sorted())
+                RepairSubject(still: still.path, movie: movie.path, rules: Set(about.map(\.finding.ruleID)).sorted())
             }
             // The repairs the enabled rules attached to what they found on this pair (the file
             // rules on either half, the pair rules on both): fix mends exactly what lint reports
             // as repairable, nothing it detects on its own.
-            let halves: Set = [still.path, movie.path]
-            let repairs = LintEngine.repairs(from: about.lazy.filter { $0.files.allSatisfy(halves.contains) })
+            let repairs = LintEngine.repairs(from: about.lazy.filter(\.onlyThisPair).map(\.finding.asFinding))
             let plan = RepairPlanner.plan(still: still, movie: movie, repairs: repairs)
             if pair.archive != nil {
                 if !plan.isClean {
@@ -259,7 +293,7 @@ public struct PairRepair: Sendable {
                 report(.unrepairable(subject, blockers: plan.blockers))
                 continue
             }
-            guard let stillSource = realPath[still.path], let movieSource = realPath[movie.path] else { continue }
+            guard let stillSource = halves[still.path]?.path, let movieSource = halves[movie.path]?.path else { continue }
             let stillTarget = target(for: stillSource, display: still.path)
             let movieTarget = target(for: movieSource, display: movie.path)
             report(.planned(subject, reason: plan.reason, actions: plan.actions, stillTarget: stillTarget, movieTarget: movieTarget))
@@ -295,6 +329,15 @@ public struct PairRepair: Sendable {
         return summary
     }
 
+    /// The identifiers the verdicts on `pair`, as it is and as its plan leaves it, ask the
+    /// library's facts about: its halves' (``LibraryFacts/identifiersAsked(about:)``), and those
+    /// the pair rules' `repairs` offer (the plan picks one of them, or makes a fresh one).
+    static func identifiers(of pair: LivePair, repairs: [Repair]) -> [String] {
+        var ids = LibraryFacts.identifiersAsked(about: pair)
+        for case let .setIdentifier(still, movie) in repairs { ids += [still, movie].compactMap { $0 } }
+        return ids
+    }
+
     /// Where the repaired copy of `source` goes (see ``RepairOptions/Destination``).
     func target(for source: String, display: String) -> String {
         let name = (source as NSString).lastPathComponent
@@ -312,6 +355,98 @@ public struct PairRepair: Sendable {
             return folder.isEmpty ? fixedName : (folder as NSString).appendingPathComponent(fixedName)
         }
     }
+}
+
+/// A pair `fix` plans, as it waits for the scan to end (``SortedRecords``): its halves' display
+/// paths (its place in pairing's order), how it was paired, its archive, and its halves'
+/// records (``RecordCodec``); or, for a pair whose halves have none, its place among the pairs held.
+struct KeptPair: ScratchRecord {
+    var still: String
+    var movie: String
+    var pairedBy: PairingMethod
+    var archive: String?
+    var records: (still: [UInt8], movie: [UInt8])?
+    var held: Int?
+
+    /// `pair` (complete) as a record; held in `heldPairs` when a half has no record.
+    init(_ pair: LivePair, held heldPairs: inout [LivePair]) {
+        still = pair.still?.path ?? ""
+        movie = pair.movie?.path ?? ""
+        pairedBy = pair.pairedBy
+        archive = pair.archive
+        if let s = pair.still.flatMap(RecordCodec.encode), let m = pair.movie.flatMap(RecordCodec.encode) {
+            records = (s, m)
+        } else {
+            held = heldPairs.count
+            heldPairs.append(pair)
+        }
+    }
+
+    /// The pair again (nil when a record does not decode).
+    func pair(names: RecordCodec.Names, held heldPairs: [LivePair]) -> LivePair? {
+        if let held { return heldPairs[held] }
+        guard let records,
+              let s = records.still.withUnsafeBytes({ RecordCodec.decode($0, path: still, names: names) }),
+              let m = records.movie.withUnsafeBytes({ RecordCodec.decode($0, path: movie, names: names) }) else { return nil }
+        return LivePair(still: s, movie: m, pairedBy: pairedBy, archive: archive)
+    }
+
+    func encode(into bytes: inout [UInt8]) {
+        var w = RecordWriter(bytes: consume bytes)
+        w.string(still)
+        w.string(movie)
+        w.string(pairedBy.rawValue)
+        w.optional(archive)
+        if let records {
+            w.byte(1)
+            w.blob(records.still)
+            w.blob(records.movie)
+        } else {
+            w.byte(0)
+            w.count(held ?? 0)
+        }
+        bytes = w.bytes
+    }
+
+    init?(decoding bytes: UnsafeRawBufferPointer) {
+        var r = RecordReader(bytes: bytes)
+        guard let still = r.string(), let movie = r.string(), let method = r.string().flatMap(PairingMethod.init(rawValue:)),
+              let archive = r.optionalString() else { return nil }
+        self.still = still
+        self.movie = movie
+        pairedBy = method
+        self.archive = archive
+        switch r.byte() {
+        case 1:
+            guard let s = r.blob(), let m = r.blob() else { return nil }
+            records = (s, m)
+        case 0:
+            guard let index = r.count() else { return nil }
+            held = index
+        default:
+            return nil
+        }
+        guard r.atEnd else { return nil }
+    }
+}
+
+/// What a plan reads of a finding about a half of a pair `fix` plans: its rule (the pair's
+/// header names it), its repair, and how many files it names (a plan takes the repairs of the
+/// findings about its halves alone).
+struct TakenFinding {
+    var ruleID: String
+    var repair: Repair?
+    var files: Int
+
+    /// As a finding for ``LintEngine/repairs(from:)`` (which reads the rule and the repair).
+    var asFinding: Finding { Finding(ruleID: ruleID, severity: .info, message: "", files: [], documentation: "", repair: repair) }
+}
+
+/// A half of a pair `fix` plans, as its plan needs it: the findings naming it (their places in
+/// the scan's findings) and where it is (the file, by the path it is shown with).
+struct KeptHalf {
+    var findings: [Int] = []
+    var path: String?
 }
 
 /// A half as the library's facts count it (``LibraryFacts/add(path:identifier:still:)``), kept in

@@ -29,6 +29,12 @@ public struct RecordWriter {
         }
     }
 
+    /// Bytes as they are, behind their length (read back by ``RecordReader/blob()``).
+    public mutating func blob(_ b: [UInt8]) {
+        count(b.count)
+        bytes += b
+    }
+
     public mutating func optional(_ s: String?) {
         guard let s else { return byte(0) }
         byte(1)
@@ -95,6 +101,13 @@ public struct RecordReader {
         guard let n = count(), n <= bytes.count - at else { return nil }
         defer { at += n }
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]), as: UTF8.self)
+    }
+
+    /// Bytes ``RecordWriter/blob(_:)`` wrote.
+    public mutating func blob() -> [UInt8]? {
+        guard let n = count(), n <= bytes.count - at else { return nil }
+        defer { at += n }
+        return Array(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]))
     }
 
     /// An optional string: `.some(nil)` for none, nil when the bytes do not hold one.

@@ -1,6 +1,6 @@
 import Foundation
 import LiveLintEngine
-import LiveLintKit
+@testable import LiveLintKit
 import LiveModel
 import LiveWriters
 import Rules
@@ -29,9 +29,9 @@ import Testing
     }
 
     /// A library past `diskAbove` and `spillAbove` (0 here) is listed, read, paired and checked
-    /// on disk bucket by bucket, as `lint` does it: every pair's outcome and the verdicts it
-    /// predicts are those of the scan in memory, in the same order (issue 13: `fix` held every
-    /// file's summary). The library: the fixtures, a pair whose movie does not read, a healthy pair
+    /// on disk bucket by bucket, as `lint` does it, and the pairs to plan wait on disk too: every
+    /// pair's outcome and the verdicts it predicts are those of the scan in memory, in the same
+    /// order (issue 13: `fix` held every file's summary, then every pair it planned). The library: the fixtures, a pair whose movie does not read, a healthy pair
     /// carrying the identifier a broken one gets, and broken pairs in `.livp` archives.
     @Test func aLibraryOnDiskIsRepairedAsOneInMemory() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-kit-\(UUID().uuidString)")
@@ -65,8 +65,16 @@ import Testing
         let (held, heldEvents) = try await Self.repair(options)
         #expect(held.repaired == 8 && held.alreadyFine == 13 && held.failed == 1 && held.skippedInArchives == 2, "\(held)")
         #expect(heldEvents.contains { if case .verdicts(_, let changes) = $0 { changes.contains { $0.after == .ambiguous } } else { false } })
+        // In the order `lint` lists the pairs.
+        let planned = heldEvents.compactMap { if case .planned(let pair, _, _, _, _) = $0 { [pair.still, pair.movie] } else { nil } }
+        let listed = try await LibraryScan(LintOptions(paths: [library.path], configuration: .defaults)).run().pairs
+            .compactMap { p in p.still.flatMap { s in p.movie.map { [s, $0] } } }
+        #expect(planned.count == 8 && planned == listed.filter(planned.contains), "\(planned)")
         options.diskAbove = 0
         options.spillAbove = 0
+        // The pairs to plan wait on disk in runs of two (the 8 repaired, the one refused and the
+        // 2 in archives: six runs merged back into pairing's order).
+        options.scratchRun = 2
         // One bucket, then buckets of a few files: the pairs come bucket by bucket.
         for size in [LintOptions.defaultPartition, 3] {
             options.partition = size

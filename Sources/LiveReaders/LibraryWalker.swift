@@ -89,8 +89,17 @@ public struct LibraryWalker: Sendable {
         private var total = 0
         /// Chunks before this one were released.
         private var released = 0
+        /// Where each run of files in order begins after the first: each file whose display path
+        /// does not come after the one appended before it, byte by byte (several folders given
+        /// with the later-sorting one first; a name then a sibling that sorts before its files,
+        /// `2023/…` then `2023-old`).
+        private var breaks: [Int] = []
+        /// True once more than ``maxRuns`` runs were met: the listing is then sorted in memory.
+        private var tooManyRuns = false
+        /// The most runs a listing merges from its temporary file (one chunk of each is held).
+        static let maxRuns = 16
         /// True while every display path appended came after the one before, byte by byte.
-        private(set) var inOrder = true
+        var inOrder: Bool { breaks.isEmpty && !tooManyRuns }
         private var isSorted = false
         /// Past this many files, full chunks go to a temporary file while the listing is in order
         /// (``Spill``); nil: never.
@@ -382,8 +391,9 @@ public struct LibraryWalker: Sendable {
         /// Appends the file whose display path is `path`, noting whether the listing is still in order.
         private mutating func append(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
             // Read in place (a copy of the chunk would retain and release its five buffers).
-            if inOrder, let last = chunks.indices.last, chunks[last].count > 0 {
-                inOrder = chunks[last].withPath(chunks[last].count - 1) { PathText.compare($0, path) } < 0
+            if !tooManyRuns, let last = chunks.indices.last, chunks[last].count > 0,
+               chunks[last].withPath(chunks[last].count - 1, { PathText.compare($0, path) }) > 0 {
+                if breaks.count + 1 < Self.maxRuns { breaks.append(total) } else { tooManyRuns = true }
             }
             add(path, root: root, stat: stat)
         }
@@ -460,9 +470,10 @@ public struct LibraryWalker: Sendable {
         }
 
         /// Writes the chunks held (all full) to the temporary file, past ``spillAbove`` files and
-        /// while the listing is in order (a listing that must be sorted needs them all).
+        /// while the listing is in a few runs in order (``sort()`` merges them from there; past
+        /// ``maxRuns`` it needs them all in memory).
         private mutating func spillFullChunks() {
-            guard let spillAbove, inOrder, total > spillAbove else { return }
+            guard let spillAbove, !tooManyRuns, total > spillAbove else { return }
             if spill == nil {
                 spill = Spill(in: spillDirectory, keepsStats: !(chunks.last?.stats.isEmpty ?? true), maps: spillMaps)
                 if spill == nil {
@@ -496,8 +507,9 @@ public struct LibraryWalker: Sendable {
             isSorted = true
             if let end = chunks.indices.last { Self.trim(&chunks[end]) }
             guard !inOrder else { return }
-            // Chunks are written out only while the listing is in order: those written before it
-            // went out of order come back to be sorted with the rest.
+            if !tooManyRuns, let spill, spill.count > 0 { return mergeRuns() }
+            // Chunks are written out only while the listing is in a few runs: those written before
+            // it had too many come back to be sorted with the rest.
             if let spill {
                 for c in 0..<spill.count { chunks[c] = spill.chunk(c) }
                 self.spill = nil
@@ -521,6 +533,54 @@ public struct LibraryWalker: Sendable {
                 old[c].withPath(r) { add($0, root: old[c].roots.value(at: r), stat: old[c].stat(r)) }
             }
             if let end = chunks.indices.last { Self.trim(&chunks[end]) }
+        }
+
+        /// The runs of files in order merged into a listing in order, which writes its full chunks
+        /// to a temporary file of its own as it goes: one chunk of each run is held at a time, not
+        /// the whole listing (issue 13: a million files given as two folders, the later-sorting
+        /// one first, held 155 MiB against 32 MiB). Files alike keep the order they came in.
+        private mutating func mergeRuns() {
+            var out = Listing()
+            out.roots = roots
+            out.spillAbove = spillAbove
+            out.spillDirectory = spillDirectory
+            out.spillMaps = spillMaps
+            let spilled = spill?.count ?? 0
+            func chunk(_ c: Int) -> Chunk { c < spilled ? spill!.chunk(c) : chunks[c] }
+            /// A run's next file: its index in the listing, where the run ends, and its chunk.
+            struct Cursor {
+                var at: Int
+                let end: Int
+                var chunk: Chunk
+            }
+            var runs = zip([0] + breaks, breaks + [total]).map { start, end in
+                Cursor(at: start, end: end, chunk: chunk(start / Self.chunkSize))
+            }
+            while true {
+                // The run whose next path comes first; on a tie, the earlier run.
+                var first = -1
+                for r in runs.indices where runs[r].at < runs[r].end {
+                    guard first >= 0 else {
+                        first = r
+                        continue
+                    }
+                    let i = runs[r].at % Self.chunkSize, j = runs[first].at % Self.chunkSize
+                    if runs[r].chunk.withPath(i, { a in runs[first].chunk.withPath(j) { b in PathText.compare(a, b) } }) < 0 { first = r }
+                }
+                guard first >= 0 else { break }
+                let i = runs[first].at % Self.chunkSize
+                runs[first].chunk.withPath(i) { out.append($0, root: runs[first].chunk.roots.value(at: i), stat: runs[first].chunk.stat(i)) }
+                runs[first].at += 1
+                if runs[first].at < runs[first].end, runs[first].at % Self.chunkSize == 0 {
+                    runs[first].chunk = chunk(runs[first].at / Self.chunkSize)
+                } else if runs[first].at == runs[first].end {
+                    runs[first].chunk = Chunk()
+                }
+            }
+            assert(out.inOrder && out.total == total, "the runs merge into one listing in order")
+            if let end = out.chunks.indices.last { Self.trim(&out.chunks[end]) }
+            out.isSorted = true
+            self = out
         }
 
         /// Says the files before `index` will not be asked for again (a read that takes each file

@@ -363,6 +363,38 @@ struct LibraryWalkerTests {
         #expect(Array(plain) == ["a/1.JPG", "a/2.JPG", "b.MOV"].map { LibraryWalker.Entry(path: "/p/" + $0, displayPath: $0) })
     }
 
+    /// A listing written out in a few runs in order (folders given with the later-sorting one
+    /// first) is merged from its temporary file into one in order, which writes its own chunks
+    /// out as it goes, rather than read back whole and sorted in memory (issue 13: 155 MiB for a
+    /// million files given that way); past ``LibraryWalker/Listing/maxRuns`` runs it is sorted in
+    /// memory. Every entry keeps its root and stat; files alike keep the order they came in.
+    @Test(arguments: [3, LibraryWalker.Listing.maxRuns + 4])
+    func runsOnDiskAreMergedInOrder(runs: Int) throws {
+        var listing = LibraryWalker.Listing(spillingAbove: 0, in: NSTemporaryDirectory())
+        var expected: [LibraryWalker.Entry] = []
+        // Runs of 3,000 files each (several chunks between them), each folder named after the
+        // next: `r2/…`, then `r1/…`, then `r0/…`; the first run holds one file twice.
+        for r in (0..<runs).reversed() {
+            let root = listing.addRoot(open: "/mnt/run\(r)/", displayPrefix: "r\(r)".utf8.count + 1)
+            for i in 0..<3_000 {
+                let shown = "r\(r)/" + String(format: "IMG_%05d.JPG", i == 1 && r == runs - 1 ? 0 : i)
+                let stat = LibraryWalker.FileStat(device: Int64(r), inode: Int64(r * 10_000 + i), size: Int64(i), modified: Int64(i), changed: 7)
+                listing.append(display: shown, root: root, stat: stat)
+                expected.append(LibraryWalker.Entry(path: "/mnt/run\(r)/" + shown.dropFirst("r\(r)/".count), displayPath: shown, stat: stat))
+            }
+        }
+        #expect(listing.spillsChunks)
+        listing.sort()
+        let ordered = expected.enumerated().sorted {
+            $0.element.displayPath == $1.element.displayPath ? $0.offset < $1.offset
+                : $0.element.displayPath.utf8.lexicographicallyPrecedes($1.element.displayPath.utf8)
+        }.map(\.element)
+        #expect(listing.count == ordered.count)
+        let wrong = zip(listing, ordered).filter { $0 != $1 }
+        #expect(wrong.isEmpty, "\(wrong.count) entries differ, the first: \(String(describing: wrong.first))")
+        #expect(listing.spillsChunks == (runs <= LibraryWalker.Listing.maxRuns), "merged on disk, or sorted in memory")
+    }
+
     /// A library whose every file has a second name (a hard-linked snapshot beside it) is listed
     /// once, under the first names: the second names are dropped from a listing whose chunks were
     /// written out, the files met sorted on disk in runs, with stats and without.

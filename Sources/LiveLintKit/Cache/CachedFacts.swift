@@ -147,8 +147,8 @@ struct CachedFacts: Sendable {
         guard bytes.count >= 16, load(bytes, at: 8) == signature,
               load(bytes, at: 0) == UInt64(bitPattern: ScanCache.checksum(UnsafeRawBufferPointer(rebasing: bytes[8...])))
         else { return nil }
-        var r = RecordCodec.Reader(bytes: bytes, names: names)
-        r.offset = 16
+        // After the checksum and the signature.
+        var r = RecordCodec.Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[16...]), names: names)
         guard r.int64() == record,
               let kind = r.slice().flatMap(RecordCodec.kinds.value),
               let format = r.slice().flatMap(RecordCodec.formats.value),
@@ -166,7 +166,7 @@ struct CachedFacts: Sendable {
                   return Finding(ruleID: id, severity: severity, message: message, files: files, fixHint: hint,
                                  documentation: documentation)
               }),
-              r.offset == bytes.count,
+              r.offset == r.bytes.count,
               let identifier = IdentifierKey(code: code, high: high, low: low, text: text)
         else { return nil }
         return CachedFacts(signature: signature, recordChecksum: record, kind: kind, format: format, identifier: identifier,

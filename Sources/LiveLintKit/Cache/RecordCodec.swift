@@ -1,4 +1,5 @@
 import LiveModel
+import ScratchFiles
 
 /// The lint cache's record of one file: the file as ``MediaFile/slimmedForLint(keeping:)`` left
 /// it, in a compact binary form (LEB128 integers, length-prefixed UTF-8, doubles as their bits).
@@ -55,8 +56,14 @@ enum RecordCodec {
         return out
     }
 
+    /// The primitives (LEB128 numbers, zigzagged signed ones, doubles, length-prefixed bytes)
+    /// are ScratchFiles' ``RecordWriter`` and ``RecordReader``, the temporary files' own coding.
     struct Writer {
-        var bytes: [UInt8] = []
+        private var w = RecordWriter()
+        var bytes: [UInt8] {
+            get { w.bytes }
+            _modify { yield &w.bytes }
+        }
         /// False once something was written that ``decode(_:path:names:)`` refuses (more than
         /// ``maxCount`` entries, values nested ``maxDepth`` deep): the record is then not kept, so
         /// every record written decodes (a spilled scan reads each one back, ``ScanRecords``).
@@ -66,32 +73,13 @@ enum RecordCodec {
 
         init() { bytes.reserveCapacity(256) }
 
-        mutating func uint(_ v: UInt64) {
-            var v = v
-            while v >= 0x80 {
-                bytes.append(UInt8(v & 0x7F) | 0x80)
-                v >>= 7
-            }
-            bytes.append(UInt8(v))
-        }
-        mutating func int(_ v: Int64) { uint(UInt64(bitPattern: (v << 1) ^ (v >> 63))) }  // zigzag
-        mutating func int(_ v: Int) { int(Int64(v)) }
-        mutating func double(_ d: Double) {
-            var bits = d.bitPattern.littleEndian
-            withUnsafeBytes(of: &bits) { bytes.append(contentsOf: $0) }
-        }
-        mutating func bool(_ b: Bool) { bytes.append(b ? 1 : 0) }
-        mutating func string(_ s: String) {
-            var s = s
-            s.withUTF8 { utf8 in
-                uint(UInt64(utf8.count))
-                bytes.append(contentsOf: utf8)
-            }
-        }
-        mutating func raw(_ b: [UInt8]) {
-            uint(UInt64(b.count))
-            bytes.append(contentsOf: b)
-        }
+        mutating func uint(_ v: UInt64) { w.number(v) }
+        mutating func int(_ v: Int64) { w.signed(v) }
+        mutating func int(_ v: Int) { w.signed(Int64(v)) }
+        mutating func double(_ d: Double) { w.double(d) }
+        mutating func bool(_ b: Bool) { w.byte(b ? 1 : 0) }
+        mutating func string(_ s: String) { w.string(s) }
+        mutating func raw(_ b: [UInt8]) { w.blob(b) }
         /// A presence byte, then the value when present.
         mutating func optional<T>(_ value: T?, _ body: (inout Writer, T) -> Void) {
             guard let value else { return bytes.append(0) }
@@ -342,48 +330,27 @@ enum RecordCodec {
     private static let maxDepth = 8
 
     struct Reader {
-        let bytes: UnsafeRawBufferPointer
+        private var r: RecordReader
         let names: Names
-        var offset = 0
         /// Where the top-level file's movie tracks were read.
         var tracks: Range<Int>?
 
         init(bytes: UnsafeRawBufferPointer, names: Names) {
-            self.bytes = bytes
+            r = RecordReader(bytes: bytes)
             self.names = names
         }
 
-        mutating func byte() -> UInt8? {
-            guard offset < bytes.count else { return nil }
-            defer { offset += 1 }
-            return bytes[offset]
-        }
-        mutating func uint() -> UInt64? {
-            var v: UInt64 = 0
-            var shift: UInt64 = 0
-            while let b = byte() {
-                // The tenth byte holds the 64th bit alone: more would not fit (a damaged record,
-                // refused rather than read as another number).
-                guard shift < 63 || (shift == 63 && b <= 1) else { return nil }
-                v |= UInt64(b & 0x7F) << shift
-                if b & 0x80 == 0 { return v }
-                shift += 7
-            }
-            return nil
-        }
-        mutating func int64() -> Int64? {
-            guard let u = uint() else { return nil }
-            return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
-        }
+        var bytes: UnsafeRawBufferPointer { r.bytes }
+        /// Where the next value begins.
+        var offset: Int { r.at }
+
+        mutating func byte() -> UInt8? { r.byte() }
+        /// A number (a damaged record's eleven-byte one refused rather than read as another).
+        mutating func uint() -> UInt64? { r.number() }
+        mutating func int64() -> Int64? { r.signed() }
         mutating func int() -> Int? { int64().map { Int($0) } }
         mutating func uint32() -> UInt32? { uint().flatMap { UInt32(exactly: $0) } }
-        mutating func double() -> Double? {
-            guard bytes.count - offset >= 8 else { return nil }
-            var bits: UInt64 = 0
-            for i in 0..<8 { bits |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
-            offset += 8
-            return Double(bitPattern: bits)
-        }
+        mutating func double() -> Double? { r.double() }
         mutating func bool() -> Bool? {
             guard let b = byte(), b <= 1 else { return nil }
             return b == 1
@@ -393,11 +360,7 @@ enum RecordCodec {
             return Int(n)
         }
         /// A length-prefixed run of bytes, in place (the length checked against what is left).
-        mutating func slice() -> UnsafeRawBufferPointer? {
-            guard let n = uint(), n <= UInt64(bytes.count - offset) else { return nil }
-            defer { offset += Int(n) }
-            return UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(n))])
-        }
+        mutating func slice() -> UnsafeRawBufferPointer? { r.slice() }
         mutating func rawBytes() -> [UInt8]? { slice().map { Array($0) } }
         mutating func string() -> String? { slice().map { String(decoding: $0, as: UTF8.self) } }
         /// A string records repeat (a key, a tag name), shared through `names`.

@@ -403,7 +403,7 @@ struct KeptPair: ScratchRecord {
             w.blob(records.movie)
         } else {
             w.byte(0)
-            w.count(held ?? 0)
+            w.number(UInt64(held ?? 0))
         }
         bytes = w.bytes
     }
@@ -421,7 +421,8 @@ struct KeptPair: ScratchRecord {
             guard let s = r.blob(), let m = r.blob() else { return nil }
             records = (s, m)
         case 0:
-            guard let index = r.count() else { return nil }
+            // A place in the list held, not a length: any size (`count()` refuses one past the record's).
+            guard let index = r.number().flatMap({ Int(exactly: $0) }) else { return nil }
             held = index
         default:
             return nil

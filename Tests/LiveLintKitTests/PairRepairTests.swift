@@ -2,6 +2,7 @@ import Foundation
 import LiveLintEngine
 @testable import LiveLintKit
 import LiveModel
+import LiveReaders
 import LiveWriters
 import Rules
 import TestSupport
@@ -82,6 +83,37 @@ import Testing
             #expect(onDisk == held, "buckets of \(size)")
             #expect(diskEvents == heldEvents, "buckets of \(size)")
         }
+    }
+
+    /// A planned pair waits on disk as its halves' records, or, when a half has none (a still
+    /// carrying a motion photo), as its place among the pairs held: any place, however short the
+    /// record (a place written as a length was refused past the record's own size, ending the run).
+    @Test func aPlannedPairComesBackFromItsRecord() throws {
+        let fixtures = TestPaths.fixtures.appendingPathComponent("pair")
+        let keys = try LintEngine(rules: builtinRules).metadataKeys
+        // The halves as a scan keeps them (slimmed).
+        func read(_ name: String) -> MediaFile {
+            MediaInspector.inspect(path: fixtures.appendingPathComponent(name).path, displayPath: "a/" + name, options: .lint)
+                .slimmedForLint(keeping: keys)
+        }
+        let still = read("IMG_0001.JPG"), movie = read("IMG_0001.MOV")
+        let pair = LivePair(still: still, movie: movie, pairedBy: .contentIdentifier)
+        var held = Array(repeating: LivePair(still: nil, movie: nil, pairedBy: .unpaired), count: 70_000)
+        func roundTrip(_ kept: KeptPair) -> KeptPair? {
+            var bytes: [UInt8] = []
+            kept.encode(into: &bytes)
+            return bytes.withUnsafeBytes { KeptPair(decoding: $0) }
+        }
+        let recorded = try #require(roundTrip(KeptPair(pair, held: &held)))
+        #expect(recorded.held == nil && held.count == 70_000)
+        let back = try #require(recorded.pair(names: RecordCodec.Names(), held: held))
+        #expect(back.still.map(RecordCodecTests.dumped) == RecordCodecTests.dumped(still) && back.movie.map(RecordCodecTests.dumped) == RecordCodecTests.dumped(movie))
+        #expect(back.pairedBy == .contentIdentifier && back.archive == nil)
+        var motion = still
+        motion.still?.motionPhoto = MotionPhotoInfo(format: .googleMotionPhoto, declared: MotionPhotoClaims(motionPhoto: 1))
+        let heldPair = try #require(roundTrip(KeptPair(LivePair(still: motion, movie: movie, pairedBy: .name, archive: "x.livp"), held: &held)))
+        #expect(heldPair.held == 70_000 && heldPair.archive == "x.livp" && heldPair.pairedBy == .name)
+        #expect(heldPair.pair(names: RecordCodec.Names(), held: held)?.still?.still?.motionPhoto != nil)
     }
 
     @Test func repairsACopyIntoAnotherFolder() async throws {

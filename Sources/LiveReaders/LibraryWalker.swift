@@ -577,9 +577,15 @@ public struct LibraryWalker: Sendable {
                     runs[first].chunk = Chunk()
                 }
             }
-            assert(out.inOrder && out.total == total, "the runs merge into one listing in order")
-            if let end = out.chunks.indices.last { Self.trim(&out.chunks[end]) }
-            out.isSorted = true
+            assert(out.total == total, "the runs merge into one listing")
+            // Only a chunk that could not be read back (its files nameless, in the middle of a run)
+            // leaves the merged listing out of order: it is then sorted as any listing is.
+            if out.inOrder {
+                if let end = out.chunks.indices.last { Self.trim(&out.chunks[end]) }
+                out.isSorted = true
+            } else {
+                out.sort()
+            }
             self = out
         }
 

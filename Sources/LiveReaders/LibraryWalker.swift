@@ -584,6 +584,8 @@ public struct LibraryWalker: Sendable {
                 if let end = out.chunks.indices.last { Self.trim(&out.chunks[end]) }
                 out.isSorted = true
             } else {
+                // In memory, not merged again (a disk failing again would fail the merge again).
+                out.tooManyRuns = true
                 out.sort()
             }
             self = out

@@ -497,6 +497,14 @@ public protocol FileStore {
     var count: Int { get }
     /// The full record in `slot` (a top-level file; a `.livp` with its members).
     func file(atSlot slot: Int) -> MediaFile
+    /// `n` readers of the same records for `n` threads at once, one each, once every record is
+    /// kept; nil (the default) when the store is read by one thread only. What lets the pair
+    /// rules run on several cores (``LintEngine/pairWorkers``).
+    func concurrentReaders(_ n: Int) -> [any FileStore & Sendable]?
+}
+
+extension FileStore {
+    public func concurrentReaders(_ n: Int) -> [any FileStore & Sendable]? { nil }
 }
 
 extension FileStore {
@@ -517,11 +525,13 @@ extension FileStore {
 }
 
 /// Full records held in memory, in slot order: the store for a scan small enough to keep them.
-public struct FileList: FileStore {
+public struct FileList: FileStore, Sendable {
     public let files: [MediaFile]
     public init(_ files: [MediaFile]) { self.files = files }
     public var count: Int { files.count }
     public func file(atSlot slot: Int) -> MediaFile { files[slot] }
+    /// The list itself, for each thread: it is only read.
+    public func concurrentReaders(_ n: Int) -> [any FileStore & Sendable]? { Array(repeating: self, count: n) }
     /// A summary of each file, its slot its index.
     public var summaries: [FileSummary] {
         var folders = RecentFolders()

@@ -1,3 +1,4 @@
+import Dispatch
 import LiveModel
 import ScratchFiles
 
@@ -90,6 +91,12 @@ public struct LintEngine: Sendable {
     public let fileRulesSignature: String
     /// The consumers whose verdicts each pair gets (``Configuration/consumers``).
     public let consumers: [any Consumer]
+    /// Threads the pair rules (with the full records they read, and the consumers' verdicts) run
+    /// on, for a store that can be read by several at once (``FileStore/concurrentReaders(_:)``)
+    /// and a bucket of more than ``pairsPerWorker`` pairs a thread; 1 (the default): one.
+    public var pairWorkers = 1
+    /// Pairs a thread must have for the pair rules to run on several (changed by the tests).
+    package var pairsPerWorker = 256
 
     /// Builds the engine: each rule is on or off per its default, unless the configuration mentions
     /// it (mentioning a rule turns it on, unless it says `off` / `enabled: false`), at its default
@@ -328,21 +335,47 @@ public struct LintEngine: Sendable {
                             onPair: ((LivePair, [Finding]) -> Void)?, media: Bool, outcomes: inout OutcomeCounts,
                             extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
-        for k in list.indices {
-            let summary = list[k]
-            let pair = summary.full(from: store)
-            let found = Self.collect(pairRules) { $0.check(pair: pair) }
-            onPair?(pair, found)
-            findings.append(contentsOf: found)
-            guard library != nil || media else { continue }
-            var record = summary.record
-            if let library {
-                let verdicts = Self.verdicts(on: pair, in: library, consumers: consumers)
+        /// What a pair's check gives: its full halves, what the pair rules found, the verdicts.
+        typealias Checked = (pair: LivePair, found: [Finding], verdicts: [String: ConsumerVerdict]?)
+        @Sendable func check(_ k: Int, from store: any FileStore) -> Checked {
+            let pair = list[k].full(from: store)
+            return (pair, Self.collect(pairRules) { $0.check(pair: pair) },
+                    library.map { Self.verdicts(on: pair, in: $0, consumers: consumers) })
+        }
+        /// In order: handed on, counted, and what its record holds beyond the pair kept.
+        func deliver(_ k: Int, _ checked: Checked) {
+            onPair?(checked.pair, checked.found)
+            findings.append(contentsOf: checked.found)
+            guard library != nil || media else { return }
+            var record = list[k].record
+            if let verdicts = checked.verdicts {
                 for (id, verdict) in verdicts { outcomes[id, default: [:]][verdict.outcome, default: 0] += 1 }
                 record.consumers = verdicts
             }
-            if media { record.media = pair.media }
+            if media { record.media = checked.pair.media }
             extra(k, record.rare)
+        }
+        let workers = min(pairWorkers, list.count / max(1, pairsPerWorker))
+        guard workers > 1, let readers = store.concurrentReaders(workers) else {
+            for k in list.indices { deliver(k, check(k, from: store)) }
+            return
+        }
+        // A block of pairs at a time, each thread taking every `workers`th, then delivered in
+        // order: the pairs' full halves are held for one block only.
+        let block = 1_024
+        let checked = CheckedBlock<Checked>(capacity: block)
+        var start = 0
+        while start < list.count {
+            let first = start, end = min(start + block, list.count)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var k = first + w
+                while k < end {
+                    checked.put(check(k, from: readers[w]), at: k - first)
+                    k += workers
+                }
+            }
+            for k in start..<end { deliver(k, checked.take(k - start)) }
+            start = end
         }
     }
 
@@ -450,5 +483,28 @@ extension RuleExample {
         let config = Configuration(rules: [rule.description.identifier: RuleSetting(enabled: true, options: options)])
         let engine = try LintEngine(rules: [rule], configuration: config)
         return Array(engine.run(files: files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings)
+    }
+}
+
+/// The results of one block of pairs checked on several threads: each thread writes the places
+/// it was given (no two write one place), then the calling thread takes them in order.
+private final class CheckedBlock<Value>: @unchecked Sendable {
+    private let values: UnsafeMutableBufferPointer<Value?>
+
+    init(capacity: Int) {
+        values = .allocate(capacity: capacity)
+        values.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = values.deinitialize()
+        values.deallocate()
+    }
+
+    func put(_ value: Value, at i: Int) { values[i] = value }
+
+    func take(_ i: Int) -> Value {
+        defer { values[i] = nil }
+        return values[i]!
     }
 }

@@ -58,6 +58,9 @@ public struct LintOptions: Sendable {
     /// For the tests: values a run of the scan's temporary files sorted on disk holds (the UUID
     /// ties, the buckets, the pairs); nil: 1 MiB of them.
     var scratchRun: Int?
+    /// For the tests: pairs a thread must have for the pair rules to run on several
+    /// (``LintEngine/pairWorkers``); nil: the engine's own.
+    var pairsPerWorker: Int?
     /// The default for ``diskAbove``: 100,000 files (about 28 MiB at the peak held in memory).
     public static let defaultDiskAbove = 100_000
 
@@ -156,7 +159,13 @@ public struct LibraryScan: Sendable {
         do { baseline = try options.baseline.map { path throws(BaselineError) in try Baseline.load(from: path, scratch: ScanRecords.temporaryDirectory, runSize: options.scratchRun) } } catch {
             throw PipelineError("bad baseline \(error)")
         }
-        do { engine = try LintEngine(rules: options.rules, configuration: configuration, baseline: baseline) } catch {
+        do {
+            var made = try LintEngine(rules: options.rules, configuration: configuration, baseline: baseline)
+            // The pair rules on as many threads as files are read with (a library-sized bucket's).
+            made.pairWorkers = options.jobs
+            if let n = options.pairsPerWorker { made.pairsPerWorker = n }
+            engine = made
+        } catch {
             throw PipelineError(String(describing: error))
         }
         self.options = options

@@ -150,8 +150,9 @@ public struct PairRepair: Sendable {
     private func run(_ wanted: some LibraryWalker.Entries, unread: [LibraryWalker.Problem], report: (RepairEvent) -> Void,
                      progress: ((ScanEvent) -> Void)?) async throws(PipelineError) -> RepairSummary {
         let root = LibraryWalker.root(for: options.paths)
-        let engine: LintEngine
+        var engine: LintEngine
         do { engine = try LintEngine(rules: builtinRules) } catch { throw PipelineError(String(describing: error)) }
+        engine.pairWorkers = options.jobs
         progress?(.walked(files: wanted.count))
         // The full records on disk past a lint's spilling size and the summaries past its disk
         // size, as `lint` keeps them.

@@ -92,6 +92,8 @@ final class ScanRecords: FileStore {
     /// For the tests: writes fail (as on a full disk) past this many bytes of the spill file.
     private let writeLimit: Int64
     private let names: RecordCodec.Names
+    /// The keys the names are seeded with (a concurrent reader's own names too).
+    private let metadataKeys: Set<String>
     /// Where the temporary file is.
     private let directory: String
     /// How many records were written out (or wait in the buffer to be).
@@ -106,6 +108,7 @@ final class ScanRecords: FileStore {
     init(spill: Bool, metadataKeys: Set<String> = [], capacity: Int = 0, directory: String = ScanRecords.temporaryDirectory,
          mapsRecords: Bool = true, writeLimit: Int64 = .max, slotsOnDisk: Bool = false) {
         names = RecordCodec.Names(metadataKeys)
+        self.metadataKeys = metadataKeys
         self.writeLimit = writeLimit
         mappingFailed = !mapsRecords
         self.directory = directory
@@ -199,7 +202,7 @@ final class ScanRecords: FileStore {
                 let spilled = slots[slot]
                 guard spilled.heldIndex == nil else { continue }
                 let start = Int(spilled.offset - end)
-                let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + spilled.count)]))
+                let (path, file) = decode(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + spilled.count)]), names: names)
                 slots[slot] = hold(file ?? MediaFile(path: path, kind: spilled.kind, format: spilled.format,
                                                      error: ReadIssue(.io, "livelint could not keep its record of this file")))
             }
@@ -216,17 +219,39 @@ final class ScanRecords: FileStore {
         return slots[summary.slot].heldIndex != nil
     }
 
-    func file(atSlot slot: Int) -> MediaFile {
+    func file(atSlot slot: Int) -> MediaFile { file(atSlot: slot, names: names) }
+
+    /// Readers for `n` threads at once, each with names of its own (``RecordCodec/Names`` is not
+    /// shared): once every record is kept, the spill file mapped first; nil when it cannot be
+    /// mapped (a record read back with `pread` goes through one reader).
+    func concurrentReaders(_ n: Int) -> [any FileStore & Sendable]? {
+        flush()
+        if end > 0, mappedRecord(offset: 0, count: 0) == nil { return nil }
+        return (0..<n).map { _ in ConcurrentReader(records: self, names: RecordCodec.Names(metadataKeys)) }
+    }
+
+    /// One thread's reader (``concurrentReaders(_:)``): the slots are read under their own lock,
+    /// the records held and the map only read, the map's pages let go under ``releaseLock``.
+    private struct ConcurrentReader: FileStore, @unchecked Sendable {
+        let records: ScanRecords
+        let names: RecordCodec.Names
+        var count: Int { records.count }
+        func file(atSlot slot: Int) -> MediaFile { records.file(atSlot: slot, names: names) }
+    }
+
+    private let releaseLock = NSLock()
+
+    private func file(atSlot slot: Int, names: RecordCodec.Names) -> MediaFile {
         flush()
         let spilled = slots[slot]
         if let index = spilled.heldIndex { return held[index] }
         var read: (path: String, file: MediaFile?) = ("", nil)
         if let mapped = mappedRecord(offset: spilled.offset, count: spilled.count) {
             // Decoded where it lies: no copy, no system call.
-            read = decode(mapped)
+            read = decode(mapped, names: names)
             releaseMappedPages(after: spilled.count)
         } else if let bytes = try? readBack()?.read(at: spilled.offset, count: spilled.count) {
-            read = bytes.withUnsafeBytes { decode($0) }
+            read = bytes.withUnsafeBytes { decode($0, names: names) }
         }
         // When not even the path came back, the caller that knows it puts it in (``FileStore/file(_:)``).
         return read.file ?? MediaFile(path: read.path, kind: spilled.kind, format: spilled.format,
@@ -235,7 +260,7 @@ final class ScanRecords: FileStore {
 
     /// A spilled record's path and file (nil when the record does not decode; the path "" when
     /// not even it can be read).
-    private func decode(_ raw: UnsafeRawBufferPointer) -> (path: String, file: MediaFile?) {
+    private func decode(_ raw: UnsafeRawBufferPointer, names: RecordCodec.Names) -> (path: String, file: MediaFile?) {
         guard raw.count >= 4 else { return ("", nil) }
         let length = Int(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
         guard length <= raw.count - 4 else { return ("", nil) }
@@ -272,6 +297,8 @@ final class ScanRecords: FileStore {
     /// Drops the mapping's pages from the resident set every ``residentWindow`` bytes decoded
     /// (`MADV_DONTNEED`: they stay in the page cache and fault back in if touched again).
     private func releaseMappedPages(after count: Int) {
+        releaseLock.lock()
+        defer { releaseLock.unlock() }
         decodedSinceRelease += count
         guard decodedSinceRelease >= Self.residentWindow, let mapping else { return }
         TemporaryFile.release(mapping, count: mappedBytes)

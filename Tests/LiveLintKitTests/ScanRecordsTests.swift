@@ -30,9 +30,15 @@ import Testing
         return (roots, { try? FileManager.default.removeItem(at: dir) })
     }
 
-    static func scan(_ root: String, spillAbove: Int, cache: CacheSetting = .off, shard: Shard? = nil) async throws -> (LintResult, LibraryScan) {
+    static func scan(_ root: String, spillAbove: Int, cache: CacheSetting = .off, shard: Shard? = nil,
+                     threads: Int? = nil) async throws -> (LintResult, LibraryScan) {
         var options = LintOptions(paths: [root], configuration: .defaults, shard: shard)
         options.spillAbove = spillAbove
+        // The pair rules on `threads` threads, however few the pairs.
+        if let threads {
+            options.jobs = threads
+            options.pairsPerWorker = 1
+        }
         options.cache = cache
         options.pairMedia = true
         options.consumers = ["all"]
@@ -66,6 +72,12 @@ import Testing
             }
             #expect(spilled == held, "\(root)")
             #expect(Self.reports(spilled, spilledScan) == Self.reports(held, heldScan), "\(root)")
+            // The pair rules on three threads, each reading the records on disk or held.
+            for spillAbove in [0, Int.max] {
+                let (threaded, threadedScan) = try await Self.scan(root, spillAbove: spillAbove, threads: 3)
+                #expect(threaded == held, "\(root), three threads, spilling past \(spillAbove)")
+                #expect(Self.reports(threaded, threadedScan) == Self.reports(held, heldScan), "\(root), three threads")
+            }
             // Twice on a cache: the first run spills what it reads, the second what the cache answers.
             for _ in 0..<2 {
                 #expect(try await Self.scan(root, spillAbove: 0, cache: .directory(cache)).0 == held, "\(root), cached")

@@ -21,7 +21,9 @@ import ScratchFiles
 /// when the file cannot be mapped. (Reads through a map do not count in `/proc/<pid>/io`'s
 /// `rchar`: the benchmark's "bytes read beyond the cache" leaves these records out.)
 ///
-/// Not `Sendable`: the scan's consuming task fills it, then the engine reads it, one after the other.
+/// Not `Sendable`: the scan's consuming task fills it, then the engine reads it, one after the
+/// other; once it is full, several threads may read it, each through a reader of its own
+/// (``concurrentReaders(_:)``).
 final class ScanRecords: FileStore {
     /// Where a file's record is, in 8 bytes (issue 13: one slot a file of the library; the enum
     /// of a record held or spilled took 16): a record held in memory is its index in ``held``; a
@@ -226,7 +228,9 @@ final class ScanRecords: FileStore {
     /// mapped (a record read back with `pread` goes through one reader).
     func concurrentReaders(_ n: Int) -> [any FileStore & Sendable]? {
         flush()
-        if end > 0, mappedRecord(offset: 0, count: 0) == nil { return nil }
+        // The whole file mapped (a map made before the last records were written does not
+        // cover them, and the `pread` reader is not shared).
+        if end > 0, mappedRecord(offset: 0, count: 0) == nil || Int64(mappedBytes) != end { return nil }
         return (0..<n).map { _ in ConcurrentReader(records: self, names: RecordCodec.Names(metadataKeys)) }
     }
 

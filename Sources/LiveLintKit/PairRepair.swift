@@ -41,6 +41,9 @@ public struct RepairOptions: Sendable {
     /// For the tests: records a run of the temporary files sorted on disk holds (the pairs to
     /// plan, as ``LintOptions/scratchRun``); nil: the default.
     var scratchRun: Int?
+    /// Pairs planned at a time: what their plans read is gathered for them in one pass over the
+    /// scan's lists on disk (about 2.5 KiB a pair while the batch lasts; changed by the tests).
+    var planBatch = 8_192
 
     public init(paths: [String], destination: Destination = .besideOriginals, dryRun: Bool = false,
                 includeHidden: Bool = false, jobs: Int = LintOptions.defaultJobs) {
@@ -159,17 +162,16 @@ public struct PairRepair: Sendable {
         let storeSummaries = options.diskAbove.map { wanted.count > $0 } == true
         // The files whose file rules attached a repair, as they are read (none of today's do).
         var repairable = Set<String>()
-        // What the kept pairs' verdicts ask the facts about: their identifiers (and those the
-        // repairs offer, ``identifiers(of:repairs:)``) and their halves.
-        var askedIdentifiers = Set<String>()
-        var keptHalves: [String] = []
+        // The identifiers the file rules' repairs offer (none of today's do): every batch of
+        // planned pairs asks the facts about them (``identifiers(of:repairs:)``).
+        var offeredByFiles = Set<String>()
         var read = await LibraryReader.read(wanted, options: .lint, jobs: options.jobs, engine: engine,
                                             countKept: progress != nil, spill: wanted.count > options.spillAbove,
                                             storeSummaries: storeSummaries,
                                             onRead: { read in
                                                 for f in read.findings where f.repair != nil {
                                                     repairable.formUnion(f.files)
-                                                    if case let .setIdentifier(s, m)? = f.repair { askedIdentifiers.formUnion([s, m].compactMap { $0 }) }
+                                                    if case let .setIdentifier(s, m)? = f.repair { offeredByFiles.formUnion([s, m].compactMap { $0 }) }
                                                 }
                                                 progress?(.fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept))
                                             })
@@ -201,9 +203,7 @@ public struct PairRepair: Sendable {
                !found.contains(where: { $0.repair != nil }) {
                 if pair.archive == nil { fine += 1 }
             } else {
-                pairs.append(KeptPair(pair, held: &heldPairs))
-                askedIdentifiers.formUnion(Self.identifiers(of: pair, repairs: found.compactMap(\.repair)))
-                keptHalves += [still.path, movie.path]
+                pairs.append(KeptPair(pair, asked: Self.identifiers(of: pair, repairs: found.compactMap(\.repair)), held: &heldPairs))
             }
         }
         // Bucket by bucket past `diskAbove`: the pairs come in buckets' order, each bucket's in
@@ -214,22 +214,44 @@ public struct PairRepair: Sendable {
         let findings = scanned?.findings ?? Findings([])
         if let summary = scanned?.summary { progress?(.finished(summary)) }
         scanned = nil
-        var library = LibraryFacts(answering: askedIdentifiers, stemsOf: keptHalves)
-        askedIdentifiers = []
-        if pairs.count > 0 { factsHalves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) } }
-
-        // The findings about the kept pairs' halves, each found once (the scan ran every rule
-        // already) and taken in one pass: looked up again pair by pair in a list on disk, a
-        // finding naming every half (one identifier on every file: `duplicate-identifier`) was
-        // read back whole for each pair, 22 s of the system's time on 20,000 pairs. Of each, only
-        // what a plan reads is taken (``TakenFinding``): its message, documentation and files were
-        // a kilobyte a pair on a library whose every pair is broken.
-        var halves: [String: KeptHalf] = [:]
-        var taken: [Int: TakenFinding] = [:]
-        var ruleIDs: [String: String] = [:]
-        for half in keptHalves { halves[half] = KeptHalf() }
-        keptHalves = []
-        if !halves.isEmpty {
+        var summary = RepairSummary()
+        summary.alreadyFine = fine
+        // What could not be read comes first: `lint` reports each as a file that does not read;
+        // here no pair in it was looked at, so the run cannot say every broken pair was repaired.
+        for problem in unread {
+            summary.unread += 1
+            report(.unread(path: problem.path, message: problem.message))
+        }
+        // The kept pairs in pairing order, a batch at a time: what a batch's plans read (the
+        // facts their verdicts ask about, the findings about their halves, where the halves are)
+        // is gathered for it in one pass over each list on disk and let go after it (issue 13: a
+        // library whose every pair is broken held that for all of them, about 2 KiB a pair). A
+        // library with fewer pairs to plan than a batch reads each list once, as before.
+        var ordered = pairs.inOrder()
+        let names = RecordCodec.Names()
+        var batch: [KeptPair] = []
+        while true {
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < options.planBatch, let record = ordered.next() { batch.append(record) }
+            guard !batch.isEmpty else { break }
+            var asked = offeredByFiles
+            var halves: [String: KeptHalf] = [:]
+            for record in batch {
+                asked.formUnion(record.asked)
+                halves[record.still] = KeptHalf()
+                halves[record.movie] = KeptHalf()
+            }
+            var library = LibraryFacts(answering: asked, stemsOf: halves.keys)
+            asked = []
+            factsHalves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) }
+            // The findings about the batch's halves, each found once (the scan ran every rule
+            // already) and taken in one pass: looked up again pair by pair in a list on disk, a
+            // finding naming every half (one identifier on every file: `duplicate-identifier`) was
+            // read back whole for each pair, 22 s of the system's time on 20,000 pairs. Of each,
+            // only what a plan reads is taken (``TakenFinding``): its message, documentation and
+            // files were a kilobyte a pair on a library whose every pair is broken.
+            var taken: [Int: TakenFinding] = [:]
+            var ruleIDs: [String: String] = [:]
             for (i, f) in findings.enumerated() {
                 for file in f.files where halves[file] != nil {
                     halves[file]?.findings.append(i)
@@ -240,94 +262,94 @@ public struct PairRepair: Sendable {
                     }
                 }
             }
-        }
-        // Where the kept pairs' halves are (the files, by the paths they are shown with).
-        for entry in wanted where halves[entry.displayPath]?.path == nil && halves[entry.displayPath] != nil {
-            halves[entry.displayPath]?.path = entry.path
-        }
-        var summary = RepairSummary()
-        summary.alreadyFine = fine
-        // What could not be read comes first: `lint` reports each as a file that does not read;
-        // here no pair in it was looked at, so the run cannot say every broken pair was repaired.
-        for problem in unread {
-            summary.unread += 1
-            report(.unread(path: problem.path, message: problem.message))
-        }
-        var ordered = pairs.inOrder()
-        let names = RecordCodec.Names()
-        while let record = ordered.next() {
-            guard let pair = record.pair(names: names, held: heldPairs) else {
-                summary.failed += 1
-                report(.failed(RepairSubject(still: record.still, movie: record.movie, rules: []),
-                               message: "livelint could not read back its temporary record of this pair (in \(ScanRecords.temporaryDirectory))"))
-                continue
+            // Where the batch's halves are (the files, by the paths they are shown with).
+            for entry in wanted where halves[entry.displayPath]?.path == nil && halves[entry.displayPath] != nil {
+                halves[entry.displayPath]?.path = entry.path
             }
-            guard let still = pair.still, let movie = pair.movie else { continue }
-            // Each finding once, in the scan's order, with how many of its files are this pair's halves.
-            var inPair: [Int: Int] = [:]
-            for i in (halves[still.path]?.findings ?? []) + (movie.path == still.path ? [] : halves[movie.path]?.findings ?? []) {
-                inPair[i, default: 0] += 1
-            }
-            let about = inPair.keys.sorted().compactMap { i in taken[i].map { (finding: $0, onlyThisPair: inPair[i] == $0.files) } }
-            func flagged() -> RepairSubject {
-                RepairSubject(still: still.path, movie: movie.path, rules: Set(about.map(\.finding.ruleID)).sorted())
-            }
-            // The repairs the enabled rules attached to what they found on this pair (the file
-            // rules on either half, the pair rules on both): fix mends exactly what lint reports
-            // as repairable, nothing it detects on its own.
-            let repairs = LintEngine.repairs(from: about.lazy.filter(\.onlyThisPair).map(\.finding.asFinding))
-            let plan = RepairPlanner.plan(still: still, movie: movie, repairs: repairs)
-            if pair.archive != nil {
-                if !plan.isClean {
-                    summary.skippedInArchives += 1
-                    report(.insideArchive(RepairSubject(still: still.path, movie: movie.path, rules: []), archive: pair.archive))
-                }
-                continue
-            }
-            if plan.isClean {
-                summary.alreadyFine += 1
-                continue
-            }
-            let subject = flagged()
-            if !plan.blockers.isEmpty {
-                summary.failed += 1
-                report(.unrepairable(subject, blockers: plan.blockers))
-                continue
-            }
-            guard let stillSource = halves[still.path]?.path, let movieSource = halves[movie.path]?.path else { continue }
-            let stillTarget = target(for: stillSource, display: still.path)
-            let movieTarget = target(for: movieSource, display: movie.path)
-            report(.planned(subject, reason: plan.reason, actions: plan.actions, stillTarget: stillTarget, movieTarget: movieTarget))
-            report(.verdicts(subject, changes: RepairPrediction.changes(pair: pair, plan: plan, library: library)))
-            if options.dryRun {
-                summary.repaired += 1
-                continue
-            }
-            do {
-                for folder in Set([stillTarget, movieTarget].map { PathText.parent(of: $0) }) where !folder.isEmpty {
-                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                }
-            } catch {
-                summary.failed += 1
-                report(.folderFailed(subject, message: error.localizedDescription))
-                continue
-            }
-            let inPlace = options.destination == .inPlace
-            let request = PairWriteRequest(
-                stillSource: stillSource, movieSource: movieSource, stillTarget: stillTarget, movieTarget: movieTarget,
-                identifier: plan.identifier, editStill: plan.editStill, movieEdit: plan.movieEdit,
-                copyUnchanged: !inPlace, preserveAttributes: inPlace, overwrite: inPlace)
-            do {
-                let result = try LivePhotoPairWriter.write(request)
-                summary.repaired += 1
-                report(.written(subject, files: result.written, stillMethod: result.stillMethod?.rawValue,
-                                verifiedTracks: result.trackDigests.count))
-            } catch {
-                summary.failed += 1
-                report(.failed(subject, message: String(describing: error)))
+            for record in batch {
+                plan(record, names: names, held: heldPairs, halves: halves, taken: taken, library: library,
+                     summary: &summary, report: report)
             }
         }
         return summary
+    }
+
+    /// Plans the kept pair `record` and, unless in a dry run, writes it: `halves` and `taken`
+    /// say what was found about its halves and where they are, `library` answers what its
+    /// verdicts ask; each outcome counted in `summary` and reported.
+    private func plan(_ record: KeptPair, names: RecordCodec.Names, held heldPairs: [LivePair], halves: [String: KeptHalf],
+                      taken: [Int: TakenFinding], library: LibraryFacts, summary: inout RepairSummary,
+                      report: (RepairEvent) -> Void) {
+        guard let pair = record.pair(names: names, held: heldPairs) else {
+            summary.failed += 1
+            report(.failed(RepairSubject(still: record.still, movie: record.movie, rules: []),
+                           message: "livelint could not read back its temporary record of this pair (in \(ScanRecords.temporaryDirectory))"))
+            return
+        }
+        guard let still = pair.still, let movie = pair.movie else { return }
+        // Each finding once, in the scan's order, with how many of its files are this pair's halves.
+        var inPair: [Int: Int] = [:]
+        for i in (halves[still.path]?.findings ?? []) + (movie.path == still.path ? [] : halves[movie.path]?.findings ?? []) {
+            inPair[i, default: 0] += 1
+        }
+        let about = inPair.keys.sorted().compactMap { i in taken[i].map { (finding: $0, onlyThisPair: inPair[i] == $0.files) } }
+        func flagged() -> RepairSubject {
+            RepairSubject(still: still.path, movie: movie.path, rules: Set(about.map(\.finding.ruleID)).sorted())
+        }
+        // The repairs the enabled rules attached to what they found on this pair (the file
+        // rules on either half, the pair rules on both): fix mends exactly what lint reports
+        // as repairable, nothing it detects on its own.
+        let repairs = LintEngine.repairs(from: about.lazy.filter(\.onlyThisPair).map(\.finding.asFinding))
+        let plan = RepairPlanner.plan(still: still, movie: movie, repairs: repairs)
+        if pair.archive != nil {
+            if !plan.isClean {
+                summary.skippedInArchives += 1
+                report(.insideArchive(RepairSubject(still: still.path, movie: movie.path, rules: []), archive: pair.archive))
+            }
+            return
+        }
+        if plan.isClean {
+            summary.alreadyFine += 1
+            return
+        }
+        let subject = flagged()
+        if !plan.blockers.isEmpty {
+            summary.failed += 1
+            report(.unrepairable(subject, blockers: plan.blockers))
+            return
+        }
+        guard let stillSource = halves[still.path]?.path, let movieSource = halves[movie.path]?.path else { return }
+        let stillTarget = target(for: stillSource, display: still.path)
+        let movieTarget = target(for: movieSource, display: movie.path)
+        report(.planned(subject, reason: plan.reason, actions: plan.actions, stillTarget: stillTarget, movieTarget: movieTarget))
+        report(.verdicts(subject, changes: RepairPrediction.changes(pair: pair, plan: plan, library: library)))
+        if options.dryRun {
+            summary.repaired += 1
+            return
+        }
+        do {
+            for folder in Set([stillTarget, movieTarget].map { PathText.parent(of: $0) }) where !folder.isEmpty {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+        } catch {
+            summary.failed += 1
+            report(.folderFailed(subject, message: error.localizedDescription))
+            return
+        }
+        let inPlace = options.destination == .inPlace
+        let request = PairWriteRequest(
+            stillSource: stillSource, movieSource: movieSource, stillTarget: stillTarget, movieTarget: movieTarget,
+            identifier: plan.identifier, editStill: plan.editStill, movieEdit: plan.movieEdit,
+            copyUnchanged: !inPlace, preserveAttributes: inPlace, overwrite: inPlace)
+        do {
+            let result = try LivePhotoPairWriter.write(request)
+            summary.repaired += 1
+            report(.written(subject, files: result.written, stillMethod: result.stillMethod?.rawValue,
+                            verifiedTracks: result.trackDigests.count))
+        } catch {
+            summary.failed += 1
+            report(.failed(subject, message: String(describing: error)))
+        }
     }
 
     /// The identifiers the verdicts on `pair`, as it is and as its plan leaves it, ask the
@@ -359,22 +381,25 @@ public struct PairRepair: Sendable {
 }
 
 /// A pair `fix` plans, as it waits for the scan to end (``SortedRecords``): its halves' display
-/// paths (its place in pairing's order), how it was paired, its archive, and its halves'
+/// paths (its place in pairing's order), how it was paired, its archive, the identifiers its
+/// verdicts ask the facts about (``PairRepair/identifiers(of:repairs:)``), and its halves'
 /// records (``RecordCodec``); or, for a pair whose halves have none, its place among the pairs held.
 struct KeptPair: ScratchRecord {
     var still: String
     var movie: String
     var pairedBy: PairingMethod
     var archive: String?
+    var asked: [String]
     var records: (still: [UInt8], movie: [UInt8])?
     var held: Int?
 
-    /// `pair` (complete) as a record; held in `heldPairs` when a half has no record.
-    init(_ pair: LivePair, held heldPairs: inout [LivePair]) {
+    /// `pair` (complete) as a record, asking about `asked`; held in `heldPairs` when a half has no record.
+    init(_ pair: LivePair, asked: [String], held heldPairs: inout [LivePair]) {
         still = pair.still?.path ?? ""
         movie = pair.movie?.path ?? ""
         pairedBy = pair.pairedBy
         archive = pair.archive
+        self.asked = asked
         if let s = pair.still.flatMap(RecordCodec.encode), let m = pair.movie.flatMap(RecordCodec.encode) {
             records = (s, m)
         } else {
@@ -398,6 +423,8 @@ struct KeptPair: ScratchRecord {
         w.string(movie)
         w.string(pairedBy.rawValue)
         w.optional(archive)
+        w.count(asked.count)
+        for id in asked { w.string(id) }
         if let records {
             w.byte(1)
             w.blob(records.still)
@@ -417,6 +444,12 @@ struct KeptPair: ScratchRecord {
         self.movie = movie
         pairedBy = method
         self.archive = archive
+        guard let n = r.count() else { return nil }
+        asked = []
+        for _ in 0..<n {
+            guard let id = r.string() else { return nil }
+            asked.append(id)
+        }
         switch r.byte() {
         case 1:
             guard let s = r.blob(), let m = r.blob() else { return nil }

@@ -74,8 +74,9 @@ import Testing
         options.diskAbove = 0
         options.spillAbove = 0
         // The pairs to plan wait on disk in runs of two (the 8 repaired, the one refused and the
-        // 2 in archives: six runs merged back into pairing's order).
+        // 2 in archives: six runs merged back into pairing's order), planned three at a time.
         options.scratchRun = 2
+        options.planBatch = 3
         // One bucket, then buckets of a few files: the pairs come bucket by bucket.
         for size in [LintOptions.defaultPartition, 3] {
             options.partition = size
@@ -104,14 +105,14 @@ import Testing
             kept.encode(into: &bytes)
             return bytes.withUnsafeBytes { KeptPair(decoding: $0) }
         }
-        let recorded = try #require(roundTrip(KeptPair(pair, held: &held)))
-        #expect(recorded.held == nil && held.count == 70_000)
+        let recorded = try #require(roundTrip(KeptPair(pair, asked: ["A", "B"], held: &held)))
+        #expect(recorded.held == nil && held.count == 70_000 && recorded.asked == ["A", "B"])
         let back = try #require(recorded.pair(names: RecordCodec.Names(), held: held))
         #expect(back.still.map(RecordCodecTests.dumped) == RecordCodecTests.dumped(still) && back.movie.map(RecordCodecTests.dumped) == RecordCodecTests.dumped(movie))
         #expect(back.pairedBy == .contentIdentifier && back.archive == nil)
         var motion = still
         motion.still?.motionPhoto = MotionPhotoInfo(format: .googleMotionPhoto, declared: MotionPhotoClaims(motionPhoto: 1))
-        let heldPair = try #require(roundTrip(KeptPair(LivePair(still: motion, movie: movie, pairedBy: .name, archive: "x.livp"), held: &held)))
+        let heldPair = try #require(roundTrip(KeptPair(LivePair(still: motion, movie: movie, pairedBy: .name, archive: "x.livp"), asked: [], held: &held)))
         #expect(heldPair.held == 70_000 && heldPair.archive == "x.livp" && heldPair.pairedBy == .name)
         #expect(heldPair.pair(names: RecordCodec.Names(), held: held)?.still?.still?.motionPhoto != nil)
     }

@@ -42,7 +42,8 @@ public struct RepairOptions: Sendable {
     /// plan, as ``LintOptions/scratchRun``); nil: the default.
     var scratchRun: Int?
     /// Pairs planned at a time: what their plans read is gathered for them in one pass over the
-    /// scan's lists on disk (about 2.5 KiB a pair while the batch lasts; changed by the tests).
+    /// scan's lists on disk (about 3 KiB a pair while the batch lasts, its record included:
+    /// 8,192 pairs about 27 MiB; changed by the tests).
     var planBatch = 8_192
 
     public init(paths: [String], destination: Destination = .besideOriginals, dryRun: Bool = false,
@@ -232,7 +233,7 @@ public struct PairRepair: Sendable {
         var batch: [KeptPair] = []
         while true {
             batch.removeAll(keepingCapacity: true)
-            while batch.count < options.planBatch, let record = ordered.next() { batch.append(record) }
+            while batch.count < max(1, options.planBatch), let record = ordered.next() { batch.append(record) }
             guard !batch.isEmpty else { break }
             var asked = offeredByFiles
             var halves: [String: KeptHalf] = [:]
@@ -358,7 +359,9 @@ public struct PairRepair: Sendable {
     static func identifiers(of pair: LivePair, repairs: [Repair]) -> [String] {
         var ids = LibraryFacts.identifiersAsked(about: pair)
         for case let .setIdentifier(still, movie) in repairs { ids += [still, movie].compactMap { $0 } }
-        return ids
+        // Each once (a still's identifier is its makernote's: the same one twice, most often).
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
     }
 
     /// Where the repaired copy of `source` goes (see ``RepairOptions/Destination``).

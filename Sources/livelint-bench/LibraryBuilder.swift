@@ -82,8 +82,12 @@ struct LibraryBuilder {
     }
 
     /// Writes `count` pairs under `folder` (which must not exist yet). Returns the bytes written.
+    /// With `broken`, each movie gets an identifier of its own (a fresh UUID): every pair is then
+    /// paired by name with an `identifier-mismatch`, which `livelint fix` repairs (a library
+    /// whose exporter broke every pair).
     @discardableResult
-    func build(pairs count: Int, into folder: String, naming: Naming = .camera, verify: Bool = true) throws -> Int64 {
+    func build(pairs count: Int, into folder: String, naming: Naming = .camera, broken: Bool = false,
+               verify: Bool = true) throws -> Int64 {
         let fm = FileManager.default
         guard !fm.fileExists(atPath: folder) else { throw BenchError("\(folder) already exists") }
         let templates = try sources.map(template)
@@ -93,17 +97,18 @@ struct LibraryBuilder {
             let dir = "\(folder)/\(2015 + (i / 12) % 10)/\(String(format: "%02d", 1 + i % 12))"
             try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
             let id = Array(UUID().uuidString.uppercased().utf8)
+            let movieID = broken ? Array(UUID().uuidString.uppercased().utf8) : id
             var still = t.still, movie = t.movie
             still.replaceSubrange(t.stillIDOffset..<(t.stillIDOffset + id.count), with: id)
-            for offset in t.movieIDOffsets { movie.replaceSubrange(offset..<(offset + id.count), with: id) }
+            for offset in t.movieIDOffsets { movie.replaceSubrange(offset..<(offset + movieID.count), with: movieID) }
             let name = naming.stem(i)
             let stillPath = "\(dir)/\(name).\(t.stillExtension)", moviePath = "\(dir)/\(name).\(t.movieExtension)"
             try Data(still).write(to: URL(fileURLWithPath: stillPath))
             try Data(movie).write(to: URL(fileURLWithPath: moviePath))
             written += Int64(still.count + movie.count)
             if verify {
-                let expected = String(decoding: id, as: UTF8.self)
-                for path in [stillPath, moviePath] {
+                for (path, given) in [(stillPath, id), (moviePath, movieID)] {
+                    let expected = String(decoding: given, as: UTF8.self)
                     let read = MediaInspector.inspect(path: path, options: .lint).contentIdentifier
                     guard read == expected else {
                         throw BenchError("\(path): reads back identifier \(read ?? "none"), expected \(expected)")

@@ -35,9 +35,13 @@ struct SourceOptions: ParsableArguments {
                                discussion: "An Android phone's names are 19 to 26 bytes; an iPhone's fit in 15, which a summary holds inline."))
     var names: LibraryBuilder.Naming = .camera
 
-    /// The library's folder name under the workdir: the source, the naming when not the camera's, the size.
+    @Flag(help: "Give every movie an identifier of its own: every pair broken (identifier-mismatch), for timing fix.")
+    var broken = false
+
+    /// The library's folder name under the workdir: the source, the naming when not the camera's,
+    /// `broken` when every pair is, the size.
     func folderName(_ kind: String, pairs: Int) -> String {
-        names == .camera ? "\(kind)-\(pairs)" : "\(kind)-\(names.rawValue)-\(pairs)"
+        (names == .camera ? "\(kind)" : "\(kind)-\(names.rawValue)") + (broken ? "-broken" : "") + "-\(pairs)"
     }
 
     func builder() throws -> (LibraryBuilder, String) {
@@ -57,7 +61,7 @@ struct Build: ParsableCommand {
 
     func run() throws {
         let (builder, kind) = try sources.builder()
-        let bytes = try builder.build(pairs: pairs, into: folder, naming: sources.names)
+        let bytes = try builder.build(pairs: pairs, into: folder, naming: sources.names, broken: sources.broken)
         print("built \(pairs) pairs (\(pairs * 2) files, \(bytes / 1_048_576) MiB) from the \(kind) in \(folder)")
     }
 }
@@ -87,6 +91,8 @@ struct Run: ParsableCommand {
     @Option(help: "The C floor's source (compiled once with cc -O2 into --workdir); the Swift floor is used when it is absent.")
     var cFloor: String = "../shared/bench/io-floor.c"
     @Flag(help: "Skip the cached second run (livelint lint with a warm cache, against find -printf).") var noCached = false
+    @Flag(help: "Also time `livelint fix --dry-run --quiet` (and the --compare binary's), planning every broken pair and writing nothing.")
+    var fix = false
     @Option(help: "A second livelint binary (say, a build of an earlier commit) timed in the same alternating rounds, to compare a change against its base.")
     var compare: String?
     @Option(help: "How the --compare binary is named in the table.") var compareLabel: String = "base"
@@ -110,7 +116,7 @@ struct Run: ParsableCommand {
             if !FileManager.default.fileExists(atPath: folder + "/.complete") {
                 try? FileManager.default.removeItem(atPath: folder)
                 let t0 = now()
-                let bytes = try builder.build(pairs: n, into: folder, naming: sources.names)
+                let bytes = try builder.build(pairs: n, into: folder, naming: sources.names, broken: sources.broken)
                 _ = FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
                 print(String(format: "built %d pairs (%d MiB) in %.1f s", n, bytes / 1_048_576, now() - t0))
             }
@@ -144,6 +150,10 @@ struct Run: ParsableCommand {
             ("livelint", [livelint, "lint", "--no-cache"] + lintArgv + [folder], rounds),
         ]
         if let compareLint { tools.append((compareName, compareLint + lintArgv + [folder], rounds)) }
+        if fix {
+            tools.append(("fix", [livelint, "fix", "--dry-run", "--quiet", folder], rounds))
+            if let compare = compareLint?.first { tools.append(("fix " + compareName, [compare, "fix", "--dry-run", "--quiet", folder], rounds)) }
+        }
         // Cached: a cache of this library's own, filled before the rounds, so every round reads
         // the cache and stats the files; against `find -printf`, which stats them and prints.
         let cacheDir = "\(workdir)/cache-\(URL(fileURLWithPath: folder).lastPathComponent)"

@@ -235,52 +235,18 @@ public struct PairRepair: Sendable {
             batch.removeAll(keepingCapacity: true)
             while batch.count < max(1, options.planBatch), let record = ordered.next() { batch.append(record) }
             guard !batch.isEmpty else { break }
-            var asked = offeredByFiles
-            var halves: [String: KeptHalf] = [:]
-            for record in batch {
-                asked.formUnion(record.asked)
-                halves[record.still] = KeptHalf()
-                halves[record.movie] = KeptHalf()
-            }
-            var library = LibraryFacts(answering: asked, stemsOf: halves.keys)
-            asked = []
-            factsHalves.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) }
-            // The findings about the batch's halves, each found once (the scan ran every rule
-            // already) and taken in one pass: looked up again pair by pair in a list on disk, a
-            // finding naming every half (one identifier on every file: `duplicate-identifier`) was
-            // read back whole for each pair, 22 s of the system's time on 20,000 pairs. Of each,
-            // only what a plan reads is taken (``TakenFinding``): its message, documentation and
-            // files were a kilobyte a pair on a library whose every pair is broken.
-            var taken: [Int: TakenFinding] = [:]
-            var ruleIDs: [String: String] = [:]
-            for (i, f) in findings.enumerated() {
-                for file in f.files where halves[file] != nil {
-                    halves[file]?.findings.append(i)
-                    if taken[i] == nil {
-                        let rule = ruleIDs[f.ruleID] ?? f.ruleID
-                        ruleIDs[rule] = rule
-                        taken[i] = TakenFinding(ruleID: rule, repair: f.repair, files: f.files.count)
-                    }
-                }
-            }
-            // Where the batch's halves are (the files, by the paths they are shown with).
-            for entry in wanted where halves[entry.displayPath]?.path == nil && halves[entry.displayPath] != nil {
-                halves[entry.displayPath]?.path = entry.path
-            }
-            for record in batch {
-                plan(record, names: names, held: heldPairs, halves: halves, taken: taken, library: library,
-                     summary: &summary, report: report)
-            }
+            let known = BatchFacts(batch, offered: offeredByFiles, facts: factsHalves, findings: findings, listing: wanted)
+            for record in batch { plan(record, names: names, held: heldPairs, known: known, summary: &summary, report: report) }
         }
         return summary
     }
 
-    /// Plans the kept pair `record` and, unless in a dry run, writes it: `halves` and `taken`
-    /// say what was found about its halves and where they are, `library` answers what its
-    /// verdicts ask; each outcome counted in `summary` and reported.
-    private func plan(_ record: KeptPair, names: RecordCodec.Names, held heldPairs: [LivePair], halves: [String: KeptHalf],
-                      taken: [Int: TakenFinding], library: LibraryFacts, summary: inout RepairSummary,
-                      report: (RepairEvent) -> Void) {
+    /// Plans the kept pair `record` and, unless in a dry run, writes it: `known` says what was
+    /// found about its halves, where they are and what its verdicts ask; each outcome counted in
+    /// `summary` and reported.
+    private func plan(_ record: KeptPair, names: RecordCodec.Names, held heldPairs: [LivePair], known: BatchFacts,
+                      summary: inout RepairSummary, report: (RepairEvent) -> Void) {
+        let halves = known.halves, taken = known.taken
         guard let pair = record.pair(names: names, held: heldPairs) else {
             summary.failed += 1
             report(.failed(RepairSubject(still: record.still, movie: record.movie, rules: []),
@@ -323,7 +289,7 @@ public struct PairRepair: Sendable {
         let stillTarget = target(for: stillSource, display: still.path)
         let movieTarget = target(for: movieSource, display: movie.path)
         report(.planned(subject, reason: plan.reason, actions: plan.actions, stillTarget: stillTarget, movieTarget: movieTarget))
-        report(.verdicts(subject, changes: RepairPrediction.changes(pair: pair, plan: plan, library: library)))
+        report(.verdicts(subject, changes: RepairPrediction.changes(pair: pair, plan: plan, library: known.library)))
         if options.dryRun {
             summary.repaired += 1
             return
@@ -393,8 +359,19 @@ struct KeptPair: ScratchRecord {
     var pairedBy: PairingMethod
     var archive: String?
     var asked: [String]
-    var records: (still: [UInt8], movie: [UInt8])?
-    var held: Int?
+    var halves: Halves
+
+    /// Where the pair's halves are: their records, or its place among the pairs held.
+    enum Halves {
+        case records(still: [UInt8], movie: [UInt8])
+        case held(Int)
+    }
+
+    /// Its place among the pairs held, when it is held.
+    var held: Int? {
+        if case .held(let index) = halves { return index }
+        return nil
+    }
 
     /// `pair` (complete) as a record, asking about `asked`; held in `heldPairs` when a half has no record.
     init(_ pair: LivePair, asked: [String], held heldPairs: inout [LivePair]) {
@@ -404,20 +381,23 @@ struct KeptPair: ScratchRecord {
         archive = pair.archive
         self.asked = asked
         if let s = pair.still.flatMap(RecordCodec.encode), let m = pair.movie.flatMap(RecordCodec.encode) {
-            records = (s, m)
+            halves = .records(still: s, movie: m)
         } else {
-            held = heldPairs.count
+            halves = .held(heldPairs.count)
             heldPairs.append(pair)
         }
     }
 
     /// The pair again (nil when a record does not decode).
     func pair(names: RecordCodec.Names, held heldPairs: [LivePair]) -> LivePair? {
-        if let held { return heldPairs[held] }
-        guard let records,
-              let s = records.still.withUnsafeBytes({ RecordCodec.decode($0, path: still, names: names) }),
-              let m = records.movie.withUnsafeBytes({ RecordCodec.decode($0, path: movie, names: names) }) else { return nil }
-        return LivePair(still: s, movie: m, pairedBy: pairedBy, archive: archive)
+        switch halves {
+        case .held(let index):
+            return heldPairs[index]
+        case let .records(stillRecord, movieRecord):
+            guard let s = stillRecord.withUnsafeBytes({ RecordCodec.decode($0, path: still, names: names) }),
+                  let m = movieRecord.withUnsafeBytes({ RecordCodec.decode($0, path: movie, names: names) }) else { return nil }
+            return LivePair(still: s, movie: m, pairedBy: pairedBy, archive: archive)
+        }
     }
 
     func encode(into bytes: inout [UInt8]) {
@@ -428,13 +408,14 @@ struct KeptPair: ScratchRecord {
         w.optional(archive)
         w.count(asked.count)
         for id in asked { w.string(id) }
-        if let records {
+        switch halves {
+        case let .records(stillRecord, movieRecord):
             w.byte(1)
-            w.blob(records.still)
-            w.blob(records.movie)
-        } else {
+            w.blob(stillRecord)
+            w.blob(movieRecord)
+        case .held(let index):
             w.byte(0)
-            w.number(UInt64(held ?? 0))
+            w.number(UInt64(index))
         }
         bytes = w.bytes
     }
@@ -456,15 +437,58 @@ struct KeptPair: ScratchRecord {
         switch r.byte() {
         case 1:
             guard let s = r.blob(), let m = r.blob() else { return nil }
-            records = (s, m)
+            halves = .records(still: s, movie: m)
         case 0:
             // A place in the list held, not a length: any size (`count()` refuses one past the record's).
             guard let index = r.number().flatMap({ Int(exactly: $0) }) else { return nil }
-            held = index
+            halves = .held(index)
         default:
             return nil
         }
         guard r.atEnd else { return nil }
+    }
+}
+
+/// What the plans of a batch of pairs `fix` plans read, gathered in one pass over each list on
+/// disk: the facts their verdicts ask about, the findings about their halves and where the halves
+/// are.
+struct BatchFacts {
+    var halves: [String: KeptHalf] = [:]
+    var taken: [Int: TakenFinding] = [:]
+    var library: LibraryFacts
+
+    /// For `batch`: the facts of the identifiers its pairs ask about (and those the file rules
+    /// offer, `offered`) and of their halves' stems, counted from `facts`; the findings naming
+    /// its halves, each found once (the scan ran every rule already) and taken in one pass over
+    /// `findings` (looked up again pair by pair in a list on disk, a finding naming every half, one
+    /// identifier on every file, was read back whole for each pair: 22 s of the system's time on
+    /// 20,000 pairs), only what a plan reads of each (``TakenFinding``: with its message,
+    /// documentation and files, a kilobyte a pair where every pair is broken); and where each half
+    /// is, from the walk's `listing`.
+    init(_ batch: [KeptPair], offered: Set<String>, facts: RecordFile<FactsHalf>, findings: Findings,
+         listing: some LibraryWalker.Entries) {
+        var asked = offered
+        for record in batch {
+            asked.formUnion(record.asked)
+            halves[record.still] = KeptHalf()
+            halves[record.movie] = KeptHalf()
+        }
+        library = LibraryFacts(answering: asked, stemsOf: halves.keys)
+        facts.forEach { library.add(path: $0.path, identifier: $0.identifier, still: $0.still) }
+        var ruleIDs: [String: String] = [:]
+        for (i, f) in findings.enumerated() {
+            for file in f.files where halves[file] != nil {
+                halves[file]?.findings.append(i)
+                if taken[i] == nil {
+                    let rule = ruleIDs[f.ruleID] ?? f.ruleID
+                    ruleIDs[rule] = rule
+                    taken[i] = TakenFinding(ruleID: rule, repair: f.repair, files: f.files.count)
+                }
+            }
+        }
+        for entry in listing where halves[entry.displayPath].map({ $0.path == nil }) == true {
+            halves[entry.displayPath]?.path = entry.path
+        }
     }
 }
 

@@ -115,12 +115,13 @@ struct CachedFacts: Sendable {
 
     var encoded: [UInt8] {
         var w = RecordCodec.Writer()
-        w.bytes += [UInt8](repeating: 0, count: 16)
+        // The checksum and the signature, put in below.
+        for _ in 0..<16 { w.byte(0) }
         w.int(recordChecksum)
         w.string(kind.rawValue)
         w.string(format.rawValue)
         let key = identifier.packed
-        w.bytes.append(key.code)
+        w.byte(key.code)
         w.uint(key.high)
         w.uint(key.low)
         w.optional(key.text) { $0.string($1) }

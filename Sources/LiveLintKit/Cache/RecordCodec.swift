@@ -60,10 +60,7 @@ enum RecordCodec {
     /// are ScratchFiles' ``RecordWriter`` and ``RecordReader``, the temporary files' own coding.
     struct Writer {
         private var w = RecordWriter()
-        var bytes: [UInt8] {
-            get { w.bytes }
-            _modify { yield &w.bytes }
-        }
+        var bytes: [UInt8] { w.bytes }
         /// False once something was written that ``decode(_:path:names:)`` refuses (more than
         /// ``maxCount`` entries, values nested ``maxDepth`` deep): the record is then not kept, so
         /// every record written decodes (a spilled scan reads each one back, ``ScanRecords``).
@@ -71,8 +68,9 @@ enum RecordCodec {
         /// Where the top-level file's movie tracks were written, when it has any.
         var tracks: Range<Int>?
 
-        init() { bytes.reserveCapacity(256) }
+        init() { w.bytes.reserveCapacity(256) }
 
+        mutating func byte(_ b: UInt8) { w.byte(b) }
         mutating func uint(_ v: UInt64) { w.number(v) }
         mutating func int(_ v: Int64) { w.signed(v) }
         mutating func int(_ v: Int) { w.signed(Int64(v)) }
@@ -82,8 +80,8 @@ enum RecordCodec {
         mutating func raw(_ b: [UInt8]) { w.blob(b) }
         /// A presence byte, then the value when present.
         mutating func optional<T>(_ value: T?, _ body: (inout Writer, T) -> Void) {
-            guard let value else { return bytes.append(0) }
-            bytes.append(1)
+            guard let value else { return w.byte(0) }
+            w.byte(1)
             body(&self, value)
         }
         mutating func array<T>(_ values: [T], _ body: (inout Writer, T) -> Void) {
@@ -102,14 +100,14 @@ enum RecordCodec {
         mutating func value(_ v: MetadataValue, depth: Int = 0) {
             if depth >= RecordCodec.maxDepth { withinLimits = false }
             switch v {
-            case .string(let s): bytes.append(0); string(s)
-            case .int(let i): bytes.append(1); int(i)
-            case .uint(let u): bytes.append(2); uint(u)
-            case .double(let d): bytes.append(3); double(d)
-            case .bytes(let b): bytes.append(4); raw(b)
-            case .array(let a): bytes.append(5); array(a) { $0.value($1, depth: depth + 1) }
-            case .dictionary(let d): bytes.append(6); array(d) { $0.string($1.key); $0.value($1.value, depth: depth + 1) }
-            case .bool(let b): bytes.append(7); bool(b)
+            case .string(let s): w.byte(0); string(s)
+            case .int(let i): w.byte(1); int(i)
+            case .uint(let u): w.byte(2); uint(u)
+            case .double(let d): w.byte(3); double(d)
+            case .bytes(let b): w.byte(4); raw(b)
+            case .array(let a): w.byte(5); array(a) { $0.value($1, depth: depth + 1) }
+            case .dictionary(let d): w.byte(6); array(d) { $0.string($1.key); $0.value($1.value, depth: depth + 1) }
+            case .bool(let b): w.byte(7); bool(b)
             }
         }
 
@@ -180,21 +178,21 @@ enum RecordCodec {
                 }
             }
             // An archive's layout (livp-layout), since format 3.
-            var w = Writer()
-            w.optional(f.archiveLayout) { w, l in
+            var layout = Writer()
+            layout.optional(f.archiveLayout) { w, l in
                 w.array(l.entries) { w, e in
                     w.string(e.name); w.uint(UInt64(e.compressionMethod)); w.int(e.localExtraLength)
                     w.int(e.centralExtraLength); w.int(e.dataOffset); w.uint(e.compressedSize); w.uint(e.size)
                 }
                 w.array(l.comment) { $0.uint(UInt64($1)) }
             }
-            bytes += w.bytes
-            if !w.withinLimits { withinLimits = false }
+            w.bytes += layout.bytes
+            if !layout.withinLimits { withinLimits = false }
             guard let members = f.members else {
-                bytes.append(0)
+                w.byte(0)
                 return true
             }
-            bytes.append(1)
+            w.byte(1)
             uint(UInt64(members.count))
             for member in members {
                 guard file(member, parentPath: f.path) else { return false }

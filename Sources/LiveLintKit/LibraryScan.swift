@@ -243,7 +243,9 @@ public struct LibraryScan: Sendable {
     /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
     func read(progress: ((ScanEvent) -> Void)?) async -> LibraryReader.Library {
         // With the cache on, the walk's stat of each file is its cache stamp: one `stat` a file.
-        let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden)
+        var walker = LibraryWalker(includeHidden: options.includeHidden)
+        walker.statThreads = options.jobs
+        let (entries, problems) = walker
             .files(in: options.paths, keepingStats: options.cache != .off,
                    spillingAbove: options.diskAbove, spillDirectory: ScanRecords.temporaryDirectory)
         progress?(.walked(files: entries.count + problems.count))

@@ -140,7 +140,9 @@ public struct PairRepair: Sendable {
     /// the scan's events as `lint` gives them (``ScanEvent``: the files walked, each file read,
     /// each pair formed), ending with ``ScanEvent/finished(_:)`` before the first pair's outcome.
     public func run(report: (RepairEvent) -> Void, progress: ((ScanEvent) -> Void)? = nil) async throws(PipelineError) -> RepairSummary {
-        let (entries, problems) = LibraryWalker(includeHidden: options.includeHidden)
+        var walker = LibraryWalker(includeHidden: options.includeHidden)
+        walker.statThreads = options.jobs
+        let (entries, problems) = walker
             .files(in: options.paths, spillingAbove: options.includeHidden ? nil : options.diskAbove,
                    spillDirectory: ScanRecords.temporaryDirectory)
         // Our own temporary files from an interrupted run are hidden (their names start with a

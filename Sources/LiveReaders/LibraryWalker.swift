@@ -631,10 +631,12 @@ public struct LibraryWalker: Sendable {
         public var endIndex: Int { total }
 
         public subscript(position: Int) -> Entry {
-            // The chunk read in place (a copy would retain and release its five buffers).
+            // The chunk read in place: `chunks[c]` handed on copies it (a retain and a release of
+            // each of its five buffers, a sixth of a cached run's reading: issue 13), a buffer
+            // pointer's element is borrowed where it lies.
             let c = position / Self.chunkSize, i = position % Self.chunkSize
             if let spill, c < spill.count { return spill.withChunk(c) { Self.entry($0, i, roots: roots) } }
-            return Self.entry(chunks[c], i, roots: roots)
+            return chunks.withUnsafeBufferPointer { Self.entry($0[c], i, roots: roots) }
         }
 
         /// File `i` of `chunk`, borrowed where it is held.
@@ -671,6 +673,10 @@ public struct LibraryWalker: Sendable {
     /// Records of the files met that the walk sorts and writes out at a time, past
     /// `spillingAbove` files (``SeenFiles``; the tests make it small).
     var seenFilesRun = SeenFiles.defaultRunSize
+    /// Threads that stat a large folder's files at once (`--jobs`; 1: one by one as they come).
+    public var statThreads = 1
+    /// The fewest files in a folder for which they are stat'ed on threads.
+    var threadedStatsFrom = 256
 
     public init(includeHidden: Bool = false, maxDepth: Int = 256) {
         self.includeHidden = includeHidden
@@ -786,17 +792,25 @@ public struct LibraryWalker: Sendable {
         // those walks (issue 13).
         names.sort()
         let separator = directory.hasSuffix("/") ? "" : "/"
-        for name in names {
+        let stats = statted(names, in: folder, directory: directory, separator: separator)
+        for (index, name) in names.enumerated() {
             // The full path is made only where it is used (a folder to enter, a `stat` by path),
             // not for every file.
             func full() -> String { directory + separator + name }
             let shown = display.isEmpty ? name : display + "/" + name
             var child = stat()
-            // A full path too long for the system fails as it always did (a listing problem).
-            let relative = folder >= 0 && directory.utf8.count + separator.utf8.count + name.utf8.count < Int(PATH_MAX)
-            guard (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 else {
+            let error: Int32
+            if let stats {
+                child = stats.results[index]
+                error = stats.errors[index]
+            } else {
+                // A full path too long for the system fails as it always did (a listing problem).
+                let relative = folder >= 0 && directory.utf8.count + separator.utf8.count + name.utf8.count < Int(PATH_MAX)
+                error = (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 ? 0 : errno
+            }
+            guard error == 0 else {
                 // A dangling link, or a file removed while we walked.
-                problems.append(Problem(path: shown, message: "cannot read: \(Self.errnoText())"))
+                problems.append(Problem(path: shown, message: "cannot read: \(String(cString: strerror(error)))"))
                 continue
             }
             switch child.st_mode & S_IFMT {
@@ -810,6 +824,34 @@ public struct LibraryWalker: Sendable {
                 continue  // sockets, FIFOs, devices: never opened
             }
         }
+    }
+
+    /// The stats of a large folder's `names`, asked for on ``statThreads`` threads at once, each a
+    /// contiguous share of them, when there are at least ``threadedStatsFrom`` and each can be
+    /// asked for relative to `folder` (a cached run's walk was a kernel looking names up on one
+    /// core while the other waited: issue 13). Which file is listed, in which order, with which
+    /// problem, is as when they are stat'ed one by one as they come.
+    private func statted(_ names: [String], in folder: Int32, directory: String,
+                         separator: String) -> (results: [stat], errors: [Int32])? {
+        let threads = min(statThreads, names.count / max(1, threadedStatsFrom / 2))
+        guard threads > 1, folder >= 0, names.count >= threadedStatsFrom,
+              names.allSatisfy({ directory.utf8.count + separator.utf8.count + $0.utf8.count < Int(PATH_MAX) })
+        else { return nil }
+        var results = Array(repeating: stat(), count: names.count)
+        var errors = [Int32](repeating: 0, count: names.count)
+        results.withUnsafeMutableBufferPointer { results in
+            errors.withUnsafeMutableBufferPointer { errors in
+                // Each thread writes its own share of the two buffers only.
+                nonisolated(unsafe) let results = results, errors = errors
+                DispatchQueue.concurrentPerform(iterations: threads) { t in
+                    let share = names.count * t / threads..<names.count * (t + 1) / threads
+                    for i in share where fstatat(folder, names[i], &results[i], 0) != 0 {
+                        errors[i] = errno
+                    }
+                }
+            }
+        }
+        return (results, errors)
     }
 
     /// The entry's name, read in place. glibc hands out variable-length records (`d_reclen`), so

@@ -46,6 +46,42 @@ struct LibraryWalkerTests {
         #expect(LibraryWalker().files(in: [root.path]).entries.allSatisfy { $0.stat == nil })
     }
 
+    /// A large folder's files stat'ed on threads at once (`--jobs`) give the walk one by one gives:
+    /// the same entries in the same order with the same stats, the same problems (a dangling link,
+    /// a link loop), hard links listed once, folders entered; and so does a folder below the
+    /// threshold beside it.
+    @Test(arguments: [2, 3, 8])
+    func filesStatedOnThreadsAreListedAsOneByOne(threads: Int) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
+        let fm = FileManager.default
+        defer { try? fm.removeItem(at: root) }
+        try fm.createDirectory(at: root.appendingPathComponent("big/sub"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: root.appendingPathComponent("small"), withIntermediateDirectories: true)
+        for i in 0..<97 {
+            try Data(repeating: UInt8(i), count: i).write(to: root.appendingPathComponent("big/IMG_\(i).JPG"))
+        }
+        try Data([1]).write(to: root.appendingPathComponent("big/sub/inner.MOV"))
+        try Data([2]).write(to: root.appendingPathComponent("small/one.MOV"))
+        try fm.linkItem(at: root.appendingPathComponent("big/IMG_5.JPG"), to: root.appendingPathComponent("big/IMG_50a.JPG"))
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("big/IMG_7x.JPG").path, withDestinationPath: "/no/such/target")
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("big/loop").path, withDestinationPath: root.path)
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("big/IMG_8x.JPG").path,
+                                  withDestinationPath: root.appendingPathComponent("small/one.MOV").path)
+        var one = LibraryWalker()
+        one.threadedStatsFrom = 16
+        var threaded = one
+        threaded.statThreads = threads
+        let (expected, expectedProblems) = one.files(in: [root.path], keepingStats: true)
+        let (entries, problems) = threaded.files(in: [root.path], keepingStats: true)
+        #expect(expected.count == 97 + 2)
+        #expect(entries.map(\.displayPath) == expected.map(\.displayPath))
+        #expect(entries.map(\.stat) == expected.map(\.stat))
+        #expect(problems == expectedProblems)
+        #expect(problems.map(\.path) == ["big/IMG_7x.JPG"])
+        #expect(entries.contains { $0.displayPath == "big/IMG_8x.JPG" } && !entries.contains { $0.displayPath == "small/one.MOV" })
+        #expect(entries.contains { $0.displayPath == "big/sub/inner.MOV" } && !entries.contains { $0.displayPath == "big/IMG_50a.JPG" })
+    }
+
     @Test func includeHiddenReadsDotFilesAndFolders() throws {
         let root = try makeTree()
         defer { try? FileManager.default.removeItem(at: root) }

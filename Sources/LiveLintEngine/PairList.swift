@@ -157,10 +157,13 @@ public struct PairList: RandomAccessCollection, Sendable {
     @inline(__always)
     private func half(_ i: Int, _ still: Bool) -> Int32 { still ? spans[i].still : spans[i].movie }
 
+    /// `body` on the half at `index`, borrowed where it lies: `files[i]` handed on copies the
+    /// summary (a retain and a release of each of its strings; issue 13).
     @inline(__always)
     private func read<T>(_ index: Int32, _ body: (FileSummary) -> T) -> T? {
         if index < 0 { return nil }
         let i = Int(index)
-        return i < files.count ? body(files[i]) : body(members[i - files.count])
+        return i < files.count ? files.withUnsafeBufferPointer { body($0[i]) }
+            : members.withUnsafeBufferPointer { body($0[i - files.count]) }
     }
 }

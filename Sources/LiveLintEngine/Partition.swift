@@ -26,7 +26,8 @@ struct Partition {
     /// groups allow (tied as ``PartitionBuilder`` ties them).
     init(_ files: [FileSummary], target: Int) {
         var builder = PartitionBuilder(capacity: files.count)
-        for file in files { builder.add(file) }
+        // Each summary borrowed where it lies (`for file in files` copies each one).
+        files.withUnsafeBufferPointer { for i in $0.indices { builder.add($0[i]) } }
         self = builder.partition(target: target)
     }
 

@@ -233,7 +233,10 @@ public struct MediaFile: Sendable {
     /// The Live Photo pairing key this file carries: the still's makernote 0x0011, or the
     /// movie's `com.apple.quicktime.content.identifier`.
     public var contentIdentifier: String? {
-        still?.contentIdentifier ?? movie?.contentIdentifier
+        // Read inside the boxes: `still?.contentIdentifier` copies the whole still out first (a
+        // retain and a release of each of its arrays; every pair rule asks, issue 13).
+        if let box = storage.still, let identifier = box.value.contentIdentifier { return identifier }
+        return storage.movie?.value.contentIdentifier
     }
 
     /// The file name's extension, lower-cased, without the dot ("" when none).

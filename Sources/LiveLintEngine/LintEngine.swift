@@ -203,10 +203,18 @@ public struct LintEngine: Sendable {
             if let buckets { pairs.forEachBucket(of: buckets) { body($0, $1) } } else { body(pairs, nil) }
         }
         if !scanRules.isEmpty {
-            forEachPart { list, _ in
-                let context = ScanContext(pairs: list)
-                findings.append(contentsOf: Self.collect(scanRules) { $0.check(scan: context) })
+            // The buckets are independent: on ``pairWorkers`` threads, as many at a time (each
+            // its own scan context), their findings appended in bucket order as one by one.
+            var waiting: [PairList] = []
+            func checkWaiting() {
+                for found in scanFindings(waiting) { findings.append(contentsOf: found) }
+                waiting.removeAll()
             }
+            forEachPart { list, _ in
+                waiting.append(list)
+                if waiting.count >= pairWorkers { checkWaiting() }
+            }
+            checkWaiting()
         }
         // Only the consumers' facts need buckets from here: without them, the pairs go through
         // their rules in order, in one run, and the bucket list is let go.
@@ -331,6 +339,21 @@ public struct LintEngine: Sendable {
     /// `findings`), `onPair` with what they found and, with consumers, their verdicts on it in `list`'s library, and with
     /// `media`, what its halves carry (what its record holds beyond the pair, handed to `extra`
     /// with the pair's index in `list`); each verdict counted in `outcomes` as it is given.
+    /// What the scan rules find in each of `parts` (buckets of whole groups), in order: on a
+    /// thread each when there are several and ``pairWorkers`` allows, each one's scan context
+    /// (its indexes) let go with it.
+    private func scanFindings(_ parts: [PairList]) -> [[Finding]] {
+        let rules = scanRules
+        @Sendable func check(_ list: PairList) -> [Finding] {
+            let context = ScanContext(pairs: list)
+            return Self.collect(rules) { $0.check(scan: context) }
+        }
+        guard parts.count > 1, pairWorkers > 1 else { return parts.map(check) }
+        let found = CheckedBlock<[Finding]>(capacity: parts.count)
+        DispatchQueue.concurrentPerform(iterations: parts.count) { found.put(check(parts[$0]), at: $0) }
+        return parts.indices.map { found.take($0) }
+    }
+
     private func checkPairs(_ list: PairList, store: some FileStore, into findings: FindingSorter,
                             onPair: ((LivePair, [Finding]) -> Void)?, media: Bool, outcomes: inout OutcomeCounts,
                             extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {

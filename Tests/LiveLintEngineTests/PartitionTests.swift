@@ -113,6 +113,14 @@ import Testing
         return files
     }
 
+    /// `engine` with its scan and pair rules on three threads, however few pairs.
+    static func threaded(_ engine: LintEngine) -> LintEngine {
+        var threaded = engine
+        threaded.pairWorkers = 3
+        threaded.pairsPerWorker = 1
+        return threaded
+    }
+
     /// The whole result (pairs, findings, files, summary, the consumers' verdicts) whatever the
     /// buckets' size, for files in walk order and in any other.
     @Test(arguments: [1, 2, 3, 5, 8, 1_000])
@@ -125,6 +133,10 @@ import Testing
             let parts = engine.run(summaries: list.summaries, store: list, root: "scan", partition: target)
             #expect(parts == whole)
             #expect(Array(parts.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
+            // The buckets' scan rules (and the pair rules) on three threads: the same.
+            let threaded = Self.threaded(engine).run(summaries: list.summaries, store: list, root: "scan", partition: target)
+            #expect(threaded == whole)
+            #expect(Array(threaded.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
             #expect(!whole.pairs.allSatisfy { $0.consumers.isEmpty })
             let rules = Set(whole.findings.map(\.ruleID))
             #expect(rules.isSuperset(of: ["duplicate-identifier", "name-identifier-conflict", "edited-version", "orphan-movie",
@@ -168,6 +180,8 @@ import Testing
             let parts = engine.run(summaries: list.summaries, store: list, root: "scan", partition: target)
             #expect(parts == whole, "seed \(seed), buckets of \(target)")
             #expect(Array(parts.pairs.map(\.consumers)) == Array(whole.pairs.map(\.consumers)))
+            let threaded = Self.threaded(engine).run(summaries: list.summaries, store: list, root: "scan", partition: target)
+            #expect(threaded == whole, "seed \(seed), buckets of \(target) on threads")
         }
         #expect(whole.findings.count > 5)
     }

@@ -154,6 +154,7 @@ struct LintCommand: AsyncParsableCommand {
 
             let colored = output == nil && format == .text && Terminal.useColor(color, fd: STDOUT_FILENO)
             var reportOptions = LintReportOptions(verbose: verbose, color: colored)
+            reportOptions.threads = jobs ?? LintOptions.defaultJobs
             if format == .html { reportOptions.html.thumbnailSource = scan.thumbnailSource(thumbnails ?? .findings) }
             let report = LintReport(format: format, failOn: scan.failOn(failOn),
                                     options: reportOptions, rules: scan.ruleSummaries)

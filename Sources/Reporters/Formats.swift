@@ -49,6 +49,9 @@ public struct LintReportOptions: Sendable {
     public var scratchDirectory: String?
     /// The runs' size for those lists (nil: their default; small in the tests).
     public var scratchRun: Int?
+    /// JSON: threads that write the files and the pairs, a share of a few thousand each at a
+    /// time, handed on in order (`--jobs`; the report is the same, byte for byte).
+    public var threads = 1
 
     public init(verbose: Bool = false, color: Bool = false, informationURI: String? = nil,
                 documentationBaseURI: String? = nil, html: HTMLReportInput = HTMLReportInput()) {
@@ -110,7 +113,7 @@ public enum LintReporters {
                              toolVersion: String, failOn: Severity = .error,
                              options: LintReportOptions = LintReportOptions(), to sink: (String) -> Void) {
         switch format {
-        case .json: LintJSONReporter.write(result, toolVersion: toolVersion, to: sink)
+        case .json: LintJSONReporter.write(result, toolVersion: toolVersion, threads: options.threads, to: sink)
         case .jsonl: LintJSONLinesReporter.write(result, toolVersion: toolVersion, to: sink)
         case .text: LintTextReporter.write(result, options: options, to: sink)
         case .junit: JUnitReporter.write(result, failOn: failOn, scratch: options.scratchDirectory, runSize: options.scratchRun, to: sink)

@@ -18,6 +18,27 @@ struct LintJSONStreamingTests {
         }
     }
 
+    /// Files and pairs written on several threads, a share each at a time (`--jobs`): the same
+    /// bytes, whatever the threads, the shares (down to one element; rounds left part-filled) and
+    /// the chunks.
+    @Test(arguments: [2, 3, 5])
+    func threadsWriteTheSameDocument(threads: Int) {
+        #expect(Fixtures.lintResult.files.count > 3 && Fixtures.lintResult.pairs.count > 3)
+        for result in [Fixtures.lintResult, Fixtures.cleanResult] {
+            let whole = LintJSONReporter.render(result, toolVersion: "9.9.9")
+            for share in [1, 2, 3, 1_000] {
+                for chunkSize in [1, 1 << 16] {
+                    var pieces: [String] = []
+                    LintJSONReporter.write(result, toolVersion: "9.9.9", chunkSize: chunkSize, threads: threads, share: share) {
+                        pieces.append($0)
+                    }
+                    #expect(pieces.joined() == whole, "share \(share), chunks of \(chunkSize)")
+                    #expect(!pieces.contains(""))
+                }
+            }
+        }
+    }
+
     /// JSON Lines and GitHub commands too: the same bytes, in pieces.
     @Test(arguments: [1, 100, 1 << 16])
     func linesAndCommandsArriveInPieces(chunkSize: Int) {

@@ -73,7 +73,7 @@ struct LintCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Also read files and folders whose names start with a dot.")
     var includeHidden = false
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Files read, and pairs checked, at once (default: the number of cores, at least 2).", valueName: "n"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Files read, and pairs checked, at once; also the threads that list a large folder and write the JSON report (default: the number of cores, at least 2).", valueName: "n"))
     var jobs: Int?
 
     @Option(name: .long, help: ArgumentHelp("Lint only shard K of N (1 ≤ K ≤ N): files are split by a stable hash of their content identifier, so both halves of a pair land in the same shard.", valueName: "K/N"))

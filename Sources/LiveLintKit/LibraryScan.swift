@@ -23,7 +23,8 @@ public struct LintOptions: Sendable {
     public var baseline: String?
     /// Also read files and folders whose names start with a dot.
     public var includeHidden: Bool
-    /// Files read at once (at least 1).
+    /// Files read at once (at least 1); also the threads that stat a large folder's files
+    /// (``LibraryWalker/statThreads``), run the scan and pair rules (``LintEngine/pairWorkers``).
     public var jobs: Int
     /// Lint only this shard of the library (every file is still read, to learn its identifier).
     public var shard: Shard?

@@ -676,7 +676,7 @@ public struct LibraryWalker: Sendable {
     /// Threads that stat a large folder's files at once (`--jobs`; 1: one by one as they come).
     public var statThreads = 1
     /// The fewest files in a folder for which they are stat'ed on threads.
-    var threadedStatsFrom = 256
+    var threadedStatsFrom = 64
 
     public init(includeHidden: Bool = false, maxDepth: Int = 256) {
         self.includeHidden = includeHidden

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import LiveModel
 import ScratchFiles
 
@@ -272,20 +273,31 @@ public struct LintEngine: Sendable {
         let needsFull = !pairRules.isEmpty || keepsExtras || onPair != nil
         var complete = 0
         var outcomes = OutcomeCounts()
-        func bucket(_ indices: [Int32]) {
+        /// A bucket made ready: its summaries read back and paired, the scan rules run.
+        let scanRules = self.scanRules
+        @Sendable func prepare(_ indices: [Int32]) -> PreparedBucket {
             var local: [FileSummary] = []
             local.reserveCapacity(indices.count)
+            var members: [(file: Int32, member: ScannedFile)] = []
             for i in indices {
                 let summary = stored.summary(Int(i))
-                for member in summary.members ?? [] { memberFiles.append((i, member.scanned)) }
+                for member in summary.members ?? [] { members.append((i, member.scanned)) }
                 local.append(summary)
             }
             let list = Pairing.pairList(local)
             local = []
+            var found: [Finding] = []
             if !scanRules.isEmpty {
                 let context = ScanContext(pairs: list)
-                findings.append(contentsOf: Self.collect(scanRules) { $0.check(scan: context) })
+                found = Self.collect(scanRules) { $0.check(scan: context) }
             }
+            return PreparedBucket(indices: indices, list: list, members: members, scanFindings: found)
+        }
+        /// A bucket made ready, checked: its pairs' rules, and its pairs kept.
+        func check(_ prepared: PreparedBucket) {
+            let (indices, list) = (prepared.indices, prepared.list)
+            memberFiles += prepared.members
+            findings.append(contentsOf: prepared.scanFindings)
             var extras: [Boxed<PairRecord.Rare>?] = keepsExtras ? Array(repeating: nil, count: list.count) : []
             if needsFull {
                 checkPairs(list, store: store, into: findings, onPair: onPair, media: media, outcomes: &outcomes) { extras[$0] = $1 }
@@ -304,6 +316,17 @@ public struct LintEngine: Sendable {
                 if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, entry: PairExtras.Entry.encoded(extra))) }
             }
         }
+        // With more than one of ``pairWorkers``, the next bucket is made ready on a thread of its
+        // own while this one's pairs are checked (their rules on the other threads, their results
+        // taken in order on this one, which left a core idle: issue 13); the buckets are checked
+        // and kept in their order as one at a time. Two buckets are held at once then.
+        var ready: Pending<PreparedBucket>?
+        func bucket(_ indices: [Int32]) {
+            guard pairWorkers > 1 else { return check(prepare(indices)) }
+            let next = Pending { prepare(indices) }
+            if let ready { check(ready.value()) }
+            ready = next
+        }
         var indices: [Int32] = []
         var current = UInt64.max
         byBucket.forEachInOrder { tied in
@@ -315,6 +338,8 @@ public struct LintEngine: Sendable {
             indices.append(Int32(truncatingIfNeeded: tied))
         }
         if !indices.isEmpty { bucket(indices) }
+        if let last = ready { check(last.value()) }
+        ready = nil
         indices = []
         afterPhase?()
         let pairs = StoredPairs(stored, made: made, extras: madeExtras, archived: archived, scratch: directory)
@@ -335,10 +360,6 @@ public struct LintEngine: Sendable {
         return findings
     }
 
-    /// `list`'s pairs one by one, each with its full halves from `store`: the pair rules (into
-    /// `findings`), `onPair` with what they found and, with consumers, their verdicts on it in `list`'s library, and with
-    /// `media`, what its halves carry (what its record holds beyond the pair, handed to `extra`
-    /// with the pair's index in `list`); each verdict counted in `outcomes` as it is given.
     /// What the scan rules find in each of `parts` (buckets of whole groups), in order: on a
     /// thread each when there are several and ``pairWorkers`` allows, each one's scan context
     /// (its indexes) let go with it.
@@ -354,6 +375,10 @@ public struct LintEngine: Sendable {
         return parts.indices.map { found.take($0) }
     }
 
+    /// `list`'s pairs one by one, each with its full halves from `store`: the pair rules (into
+    /// `findings`), `onPair` with what they found and, with consumers, their verdicts on it in `list`'s library, and with
+    /// `media`, what its halves carry (what its record holds beyond the pair, handed to `extra`
+    /// with the pair's index in `list`); each verdict counted in `outcomes` as it is given.
     private func checkPairs(_ list: PairList, store: some FileStore, into findings: FindingSorter,
                             onPair: ((LivePair, [Finding]) -> Void)?, media: Bool, outcomes: inout OutcomeCounts,
                             extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
@@ -529,5 +554,39 @@ private final class CheckedBlock<Value>: @unchecked Sendable {
     func take(_ i: Int) -> Value {
         defer { values[i] = nil }
         return values[i]!
+    }
+}
+
+/// A bucket of stored summaries made ready for its pairs to be checked (``LintEngine``): its
+/// files' indices, their pairs, the `.livp` members among them and what the scan rules found.
+private struct PreparedBucket: Sendable {
+    var indices: [Int32]
+    var list: PairList
+    var members: [(file: Int32, member: ScannedFile)]
+    var scanFindings: [Finding]
+}
+
+/// A value made on a thread of its own from the moment this is made; ``value()`` waits for it.
+/// A thread, not a dispatch queue: the caller blocks in ``value()``, and a queue's pool may have
+/// no thread free to make it until its overseer notices (Linux's libdispatch).
+private final class Pending<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var made: Value?
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        let thread = Thread { [self] in
+            made = make()
+            done.signal()
+        }
+        // As large as the main thread's: pairing and the scan rules run there.
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// The value, once made (call once).
+    func value() -> Value {
+        done.wait()
+        defer { made = nil }
+        return made!
     }
 }

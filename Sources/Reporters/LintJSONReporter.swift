@@ -15,14 +15,16 @@ public enum LintJSONReporter {
     }
 
     /// The bytes ``render(_:toolVersion:)`` returns, handed to `sink` in pieces of about
-    /// `chunkSize` bytes, in order, so that a library-sized report is never held whole: each
+    /// `chunkSize` bytes (a threaded share's, below, whole), in order, so that a library-sized report is never held whole: each
     /// file, pair and finding is written at once (issue 4, flat memory), a finding through its
     /// small JSON value, a file or pair straight into the text (``writeFile(_:into:)``). The keys
     /// are written in the writer's order (sorted by UTF-8 bytes).
     ///
-    /// With more than one of `threads`, the files and the pairs are written `share` at a time on
-    /// each (a tenth of a cached run was this report, on one core: issue 13), each share into
-    /// bytes of its own, handed to `sink` in order: the same bytes.
+    /// With more than one of `threads`, the files and the pairs are written
+    /// `share` at a time on each (a tenth of a cached run was this report, on one core: issue
+    /// 13), each share into bytes of its own, handed to `sink` in order: the same bytes. Pairs
+    /// whose records are read back from a file a chunk at a time under one lock
+    /// (``PairRecords/readsWellOnThreads``) are written on this thread alone.
     public static func write(_ result: LintResult, toolVersion: String, chunkSize: Int = 1 << 16,
                              threads: Int = 1, share: Int = 2_048, to sink: (String) -> Void) {
         var out = JSONBytes()
@@ -53,10 +55,11 @@ public enum LintJSONReporter {
         }
         // `array` for a list whose elements can be read from several threads at once: `share`
         // of them on each thread, as many shares at a time as there are threads.
-        func threadedArray<Items: RandomAccessCollection & Sendable>(_ items: Items, _ write: @escaping @Sendable (Items.Element, inout JSONBytes) -> Void)
+        func threadedArray<Items: RandomAccessCollection & Sendable>(_ items: Items, threaded: Bool = true,
+                                                                    _ write: @escaping @Sendable (Items.Element, inout JSONBytes) -> Void)
         where Items.Index == Int {
             let share = max(1, share)
-            guard threads > 1, items.count > share else { return array(items, write) }
+            guard threaded, threads > 1, items.count > share else { return array(items, write) }
             out.append("[")
             let written = SharedPieces(count: threads, capacity: share * 128)
             var start = items.startIndex
@@ -87,7 +90,7 @@ public enum LintJSONReporter {
         member("findings")
         array(result.findings) { $1.append(finding($0), indent: 2) }
         member("pairs")
-        threadedArray(result.pairs, writePair)
+        threadedArray(result.pairs, threaded: result.pairs.readsWellOnThreads, writePair)
         member("root")
         out.append(JSON.string(result.root), indent: 1)
         member("schemaVersion")

@@ -184,9 +184,17 @@ import Testing
     }
 
     /// The JSON, text and SARIF reports of `result`, as bytes (`==` on strings would equate NFC and
-    /// NFD spellings, which a report does not).
+    /// NFD spellings, which a report does not), and the JSON written on three threads, three files
+    /// or pairs a share (the files and pairs read back from disk on several threads at once): the
+    /// same as on one.
     static func reports(_ result: LintResult) -> [[UInt8]] {
-        [LintReportFormat.json, .text, .sarif].map { Array(LintReport(format: $0, rules: RuleRegistry(builtinRules).summaries).render(result).utf8) }
+        let reports = [LintReportFormat.json, .text, .sarif].map {
+            Array(LintReport(format: $0, rules: RuleRegistry(builtinRules).summaries).render(result).utf8)
+        }
+        var threaded = ""
+        LintJSONReporter.write(result, toolVersion: livelintVersion, threads: 3, share: 3) { threaded += $0 }
+        #expect(Array(threaded.utf8) == reports[0], "the JSON report on three threads")
+        return reports
     }
 
     static func expectSummariesOnDiskGiveTheWholeResult(_ paths: [String], sizes: [Int]) async throws {

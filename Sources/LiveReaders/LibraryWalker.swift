@@ -636,6 +636,7 @@ public struct LibraryWalker: Sendable {
             // pointer's element is borrowed where it lies.
             let c = position / Self.chunkSize, i = position % Self.chunkSize
             if let spill, c < spill.count { return spill.withChunk(c) { Self.entry($0, i, roots: roots) } }
+            precondition(c < chunks.count, "an entry of the listing")
             return chunks.withUnsafeBufferPointer { Self.entry($0[c], i, roots: roots) }
         }
 
@@ -677,6 +678,8 @@ public struct LibraryWalker: Sendable {
     public var statThreads = 1
     /// The fewest files in a folder for which they are stat'ed on threads.
     var threadedStatsFrom = 64
+    /// The most names of a folder stat'ed at once on threads.
+    var statWindow = 4_096
 
     public init(includeHidden: Bool = false, maxDepth: Int = 256) {
         self.includeHidden = includeHidden
@@ -792,8 +795,16 @@ public struct LibraryWalker: Sendable {
         // those walks (issue 13).
         names.sort()
         let separator = directory.hasSuffix("/") ? "" : "/"
-        let stats = statted(names, in: folder, directory: directory, separator: separator)
+        // Stat'ed on threads a window at a time (a folder of half a million files would hold
+        // 70 MB of stats at once), held while the window's folders are walked.
+        var stats: (results: [stat], errors: [Int32])?
+        var window = 0
         for (index, name) in names.enumerated() {
+            if index % statWindow == 0 {
+                window = index
+                stats = statted(names[index..<min(index + statWindow, names.count)], in: folder, directory: directory,
+                                separator: separator)
+            }
             // The full path is made only where it is used (a folder to enter, a `stat` by path),
             // not for every file.
             func full() -> String { directory + separator + name }
@@ -801,8 +812,8 @@ public struct LibraryWalker: Sendable {
             var child = stat()
             let error: Int32
             if let stats {
-                child = stats.results[index]
-                error = stats.errors[index]
+                child = stats.results[index - window]
+                error = stats.errors[index - window]
             } else {
                 // A full path too long for the system fails as it always did (a listing problem).
                 let relative = folder >= 0 && directory.utf8.count + separator.utf8.count + name.utf8.count < Int(PATH_MAX)
@@ -831,12 +842,13 @@ public struct LibraryWalker: Sendable {
     /// asked for relative to `folder` (a cached run's walk was a kernel looking names up on one
     /// core while the other waited: issue 13). Which file is listed, in which order, with which
     /// problem, is as when they are stat'ed one by one as they come.
-    private func statted(_ names: [String], in folder: Int32, directory: String,
+    private func statted(_ names: ArraySlice<String>, in folder: Int32, directory: String,
                          separator: String) -> (results: [stat], errors: [Int32])? {
         let threads = min(statThreads, names.count / max(1, threadedStatsFrom / 2))
         guard threads > 1, folder >= 0, names.count >= threadedStatsFrom,
               names.allSatisfy({ directory.utf8.count + separator.utf8.count + $0.utf8.count < Int(PATH_MAX) })
         else { return nil }
+        let first = names.startIndex
         var results = Array(repeating: stat(), count: names.count)
         var errors = [Int32](repeating: 0, count: names.count)
         results.withUnsafeMutableBufferPointer { results in
@@ -845,7 +857,7 @@ public struct LibraryWalker: Sendable {
                 nonisolated(unsafe) let results = results, errors = errors
                 DispatchQueue.concurrentPerform(iterations: threads) { t in
                     let share = names.count * t / threads..<names.count * (t + 1) / threads
-                    for i in share where fstatat(folder, names[i], &results[i], 0) != 0 {
+                    for i in share where fstatat(folder, names[first + i], &results[i], 0) != 0 {
                         errors[i] = errno
                     }
                 }
@@ -853,6 +865,8 @@ public struct LibraryWalker: Sendable {
         }
         return (results, errors)
     }
+
+
 
     /// The entry's name, read in place. glibc hands out variable-length records (`d_reclen`), so
     /// the declared 256-byte `d_name` may run past the record: copying `ent.pointee.d_name` reads

@@ -47,9 +47,9 @@ struct LibraryWalkerTests {
     }
 
     /// A large folder's files stat'ed on threads at once (`--jobs`) give the walk one by one gives:
-    /// the same entries in the same order with the same stats, the same problems (a dangling link,
-    /// a link loop), hard links listed once, folders entered; and so does a folder below the
-    /// threshold beside it.
+    /// the same entries in the same order with the same stats, the same problems (a dangling link;
+    /// a link loop is entered once, no problem), hard links listed once, folders entered; and so
+    /// does a folder below the threshold beside it. Stat'ed a window at a time, too.
     @Test(arguments: [2, 3, 8])
     func filesStatedOnThreadsAreListedAsOneByOne(threads: Int) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
@@ -72,11 +72,16 @@ struct LibraryWalkerTests {
         var threaded = one
         threaded.statThreads = threads
         let (expected, expectedProblems) = one.files(in: [root.path], keepingStats: true)
-        let (entries, problems) = threaded.files(in: [root.path], keepingStats: true)
         #expect(expected.count == 97 + 2)
-        #expect(entries.map(\.displayPath) == expected.map(\.displayPath))
-        #expect(entries.map(\.stat) == expected.map(\.stat))
-        #expect(problems == expectedProblems)
+        // In one window, then in windows of 20 names (the last, of one, stat'ed as it comes).
+        for window in [4_096, 20] {
+            threaded.statWindow = window
+            let (entries, problems) = threaded.files(in: [root.path], keepingStats: true)
+            #expect(entries.map(\.displayPath) == expected.map(\.displayPath), "windows of \(window)")
+            #expect(entries.map(\.stat) == expected.map(\.stat), "windows of \(window)")
+            #expect(problems == expectedProblems, "windows of \(window)")
+        }
+        let (entries, problems) = threaded.files(in: [root.path], keepingStats: true)
         #expect(problems.map(\.path) == ["big/IMG_7x.JPG"])
         #expect(entries.contains { $0.displayPath == "big/IMG_8x.JPG" } && !entries.contains { $0.displayPath == "small/one.MOV" })
         #expect(entries.contains { $0.displayPath == "big/sub/inner.MOV" } && !entries.contains { $0.displayPath == "big/IMG_50a.JPG" })

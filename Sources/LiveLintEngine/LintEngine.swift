@@ -94,7 +94,9 @@ public struct LintEngine: Sendable {
     public let consumers: [any Consumer]
     /// Threads the pair rules (with the full records they read, and the consumers' verdicts) run
     /// on, for a store that can be read by several at once (``FileStore/concurrentReaders(_:)``)
-    /// and a bucket of more than ``pairsPerWorker`` pairs a thread; 1 (the default): one.
+    /// and a bucket of more than ``pairsPerWorker`` pairs a thread; 1 (the default): one. With
+    /// more than one, the scan rules also run on that many buckets at once (summaries held), and
+    /// the next bucket is made ready on a thread of its own (summaries stored).
     public var pairWorkers = 1
     /// Pairs a thread must have for the pair rules to run on several (changed by the tests).
     package var pairsPerWorker = 256
@@ -180,8 +182,9 @@ public struct LintEngine: Sendable {
     ///
     /// With `partition`, the files are cut into buckets of about that many files, each of whole
     /// groups of files tied by a folder or an identifier (``Partition``), and pairing, the scan
-    /// rules and the consumers' library facts work on one bucket at a time: their working lists
-    /// and indexes then cover a bucket, not the library (issue 13). The result is the same; with
+    /// rules and the consumers' library facts work on one bucket at a time (the scan rules on up
+    /// to ``pairWorkers`` buckets at once, each with its own): their working lists and indexes
+    /// then cover a bucket, not the library (issue 13). The result is the same; with
     /// consumers, `onPair` then sees the pairs bucket by bucket (each bucket's in pairing order).
     ///
     /// With `media`, each pair's record keeps what its halves carry (``PairRecord/media``, what
@@ -319,7 +322,8 @@ public struct LintEngine: Sendable {
         // With more than one of ``pairWorkers``, the next bucket is made ready on a thread of its
         // own while this one's pairs are checked (their rules on the other threads, their results
         // taken in order on this one, which left a core idle: issue 13); the buckets are checked
-        // and kept in their order as one at a time. Two buckets are held at once then.
+        // and kept in their order as one at a time. Two buckets are held at once then (three for
+        // a moment: the next is started before the one made ready before it is taken).
         var ready: Pending<PreparedBucket>?
         func bucket(_ indices: [Int32]) {
             guard pairWorkers > 1 else { return check(prepare(indices)) }

@@ -163,6 +163,7 @@ public struct PairList: RandomAccessCollection, Sendable {
     private func read<T>(_ index: Int32, _ body: (FileSummary) -> T) -> T? {
         if index < 0 { return nil }
         let i = Int(index)
+        precondition(i < files.count + members.count, "a half of the list")
         return i < files.count ? files.withUnsafeBufferPointer { body($0[i]) }
             : members.withUnsafeBufferPointer { body($0[i - files.count]) }
     }

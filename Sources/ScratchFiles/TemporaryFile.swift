@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// The temporary files a library-sized scan writes aside (the walk's listing, the file summaries,
 /// the full records: issue 13), made the one way: in a folder the caller names (`$TMPDIR`, else
@@ -82,6 +83,9 @@ public enum TemporaryFile {
     /// a map of such a file raises SIGBUS).
     public static func failedReadBack(in directory: String) -> Never {
         let reason = String(cString: strerror(errno))
+        // The first thread to fail says so and ends the run; another (files read back on several
+        // threads) waits here until it has.
+        exiting.lock()
         let text = "livelint: a temporary file in \(directory) could not be read back (\(reason)): the disk failed under "
             + "the run, and no report was written\n"
         let message = Array(text.utf8)
@@ -92,4 +96,6 @@ public enum TemporaryFile {
         #endif
         exit(2)
     }
+
+    private static let exiting = NSLock()
 }

@@ -94,12 +94,14 @@ public struct LibraryWalker: Sendable {
         /// with the later-sorting one first; a name then a sibling that sorts before its files,
         /// `2023/…` then `2023-old`).
         private var breaks: [Int] = []
-        /// True once more than ``maxRuns`` runs were met: the listing is then sorted in memory.
-        private var tooManyRuns = false
-        /// The most runs a listing merges from its temporary file (one chunk of each is held).
+        /// True when the listing is to be sorted in memory (a merge left it out of order: a chunk
+        /// could not be read back).
+        private var sortsInMemory = false
+        /// The most runs one pass of the merge takes at once (one chunk of each is held); more are
+        /// merged in passes, ``maxRuns`` into one run at a time.
         static let maxRuns = 16
         /// True while every display path appended came after the one before, byte by byte.
-        var inOrder: Bool { breaks.isEmpty && !tooManyRuns }
+        var inOrder: Bool { breaks.isEmpty && !sortsInMemory }
         private var isSorted = false
         /// Past this many files, full chunks go to a temporary file while the listing is in order
         /// (``Spill``); nil: never.
@@ -391,9 +393,9 @@ public struct LibraryWalker: Sendable {
         /// Appends the file whose display path is `path`, noting whether the listing is still in order.
         private mutating func append(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
             // Read in place (a copy of the chunk would retain and release its five buffers).
-            if !tooManyRuns, let last = chunks.indices.last, chunks[last].count > 0,
+            if let last = chunks.indices.last, chunks[last].count > 0,
                chunks[last].withPath(chunks[last].count - 1, { PathText.compare($0, path) }) > 0 {
-                if breaks.count + 1 < Self.maxRuns { breaks.append(total) } else { tooManyRuns = true }
+                breaks.append(total)
             }
             add(path, root: root, stat: stat)
         }
@@ -469,11 +471,10 @@ public struct LibraryWalker: Sendable {
             total += 1
         }
 
-        /// Writes the chunks held (all full) to the temporary file, past ``spillAbove`` files and
-        /// while the listing is in a few runs in order (``sort()`` merges them from there; past
-        /// ``maxRuns`` it needs them all in memory).
+        /// Writes the chunks held (all full) to the temporary file, past ``spillAbove`` files
+        /// (``sort()`` merges the runs in order from there).
         private mutating func spillFullChunks() {
-            guard let spillAbove, !tooManyRuns, total > spillAbove else { return }
+            guard let spillAbove, !sortsInMemory, total > spillAbove else { return }
             if spill == nil {
                 spill = Spill(in: spillDirectory, keepsStats: !(chunks.last?.stats.isEmpty ?? true), maps: spillMaps)
                 if spill == nil {
@@ -507,9 +508,9 @@ public struct LibraryWalker: Sendable {
             isSorted = true
             if let end = chunks.indices.last { Self.trim(&chunks[end]) }
             guard !inOrder else { return }
-            if !tooManyRuns, let spill, spill.count > 0 { return mergeRuns() }
-            // Chunks are written out only while the listing is in a few runs: those written before
-            // it had too many come back to be sorted with the rest.
+            if !sortsInMemory, let spill, spill.count > 0 { return mergeRuns() }
+            // A listing whose chunks were written out is sorted in memory only when a merge left
+            // it out of order: they come back to be sorted with the rest.
             if let spill {
                 for c in 0..<spill.count { chunks[c] = spill.chunk(c) }
                 self.spill = nil
@@ -538,45 +539,25 @@ public struct LibraryWalker: Sendable {
         /// The runs of files in order merged into a listing in order, which writes its full chunks
         /// to a temporary file of its own as it goes: one chunk of each run is held at a time, not
         /// the whole listing (issue 13: a million files given as two folders, the later-sorting
-        /// one first, held 155 MiB against 32 MiB). Files alike keep the order they came in.
+        /// one first, held 155 MiB against 32 MiB). Past ``maxRuns`` runs, in passes: each pass
+        /// merges ``maxRuns`` runs at a time into one, a listing of its own written out the same
+        /// way, until few enough are left (a library with many names that begin a sibling's, as
+        /// `Trip` and `Trip 2`, was sorted in memory). Files alike keep the order they came in.
         private mutating func mergeRuns() {
-            var out = Listing()
-            out.roots = roots
-            out.spillAbove = spillAbove
-            out.spillDirectory = spillDirectory
-            out.spillMaps = spillMaps
-            let spilled = spill?.count ?? 0
-            func chunk(_ c: Int) -> Chunk { c < spilled ? spill!.chunk(c) : chunks[c] }
-            /// A run's next file: its index in the listing, where the run ends, and its chunk.
-            struct Cursor {
-                var at: Int
-                let end: Int
-                var chunk: Chunk
-            }
             var runs = zip([0] + breaks, breaks + [total]).map { start, end in
-                Cursor(at: start, end: end, chunk: chunk(start / Self.chunkSize))
+                Run(start: start, end: end, chunk: chunkSource())
             }
-            while true {
-                // The run whose next path comes first; on a tie, the earlier run.
-                var first = -1
-                for r in runs.indices where runs[r].at < runs[r].end {
-                    guard first >= 0 else {
-                        first = r
-                        continue
-                    }
-                    let i = runs[r].at % Self.chunkSize, j = runs[first].at % Self.chunkSize
-                    if runs[r].chunk.withPath(i, { a in runs[first].chunk.withPath(j) { b in PathText.compare(a, b) } }) < 0 { first = r }
+            while runs.count > Self.maxRuns {
+                var merged: [Run] = []
+                for first in stride(from: 0, to: runs.count, by: Self.maxRuns) {
+                    var out = emptyCopy()
+                    Self.merge(runs[first..<Swift.min(first + Self.maxRuns, runs.count)], into: &out)
+                    merged.append(Run(start: 0, end: out.total, chunk: out.chunkSource()))
                 }
-                guard first >= 0 else { break }
-                let i = runs[first].at % Self.chunkSize
-                runs[first].chunk.withPath(i) { out.append($0, root: runs[first].chunk.roots.value(at: i), stat: runs[first].chunk.stat(i)) }
-                runs[first].at += 1
-                if runs[first].at < runs[first].end, runs[first].at % Self.chunkSize == 0 {
-                    runs[first].chunk = chunk(runs[first].at / Self.chunkSize)
-                } else if runs[first].at == runs[first].end {
-                    runs[first].chunk = Chunk()
-                }
+                runs = merged
             }
+            var out = emptyCopy()
+            Self.merge(runs[...], into: &out)
             assert(out.total == total, "the runs merge into one listing")
             // Only a chunk that could not be read back (its files nameless, in the middle of a run)
             // leaves the merged listing out of order: it is then sorted as any listing is.
@@ -585,10 +566,73 @@ public struct LibraryWalker: Sendable {
                 out.isSorted = true
             } else {
                 // In memory, not merged again (a disk failing again would fail the merge again).
-                out.tooManyRuns = true
+                out.sortsInMemory = true
                 out.sort()
             }
             self = out
+        }
+
+        /// A run of files in order: where it starts and ends, and how its chunks are read.
+        private struct Run {
+            let start: Int
+            let end: Int
+            let chunk: (Int) -> Chunk
+        }
+
+        /// Chunk `c` of this listing as it stands (read back when written out), for a merge.
+        private func chunkSource() -> (Int) -> Chunk {
+            let spill = self.spill, spilled = self.spill?.count ?? 0, held = chunks
+            return { c in c < spilled ? spill!.chunk(c) : held[c] }
+        }
+
+        /// A listing with no files, of this one's roots and temporary files.
+        private func emptyCopy() -> Listing {
+            var out = Listing()
+            out.roots = roots
+            out.spillAbove = spillAbove
+            out.spillDirectory = spillDirectory
+            out.spillMaps = spillMaps
+            return out
+        }
+
+        /// `runs` merged into `out`, a file at a time: the run whose next path comes first; on a
+        /// tie, the earlier run.
+        private static func merge(_ runs: ArraySlice<Run>, into out: inout Listing) {
+            /// A run's next file: its index in the run's listing, where the run ends, and its chunk.
+            struct Cursor {
+                var at: Int
+                let end: Int
+                var chunk: Chunk
+                let read: (Int) -> Chunk
+            }
+            var cursors = runs.map { run in
+                Cursor(at: run.start, end: run.end, chunk: run.start < run.end ? run.chunk(run.start / chunkSize) : Chunk(),
+                       read: run.chunk)
+            }
+            while true {
+                var first = -1
+                for r in cursors.indices where cursors[r].at < cursors[r].end {
+                    guard first >= 0 else {
+                        first = r
+                        continue
+                    }
+                    let i = cursors[r].at % chunkSize, j = cursors[first].at % chunkSize
+                    if cursors[r].chunk.withPath(i, { a in cursors[first].chunk.withPath(j) { b in PathText.compare(a, b) } }) < 0 {
+                        first = r
+                    }
+                }
+                guard first >= 0 else { break }
+                let i = cursors[first].at % chunkSize
+                cursors[first].chunk.withPath(i) {
+                    out.append($0, root: cursors[first].chunk.roots.value(at: i), stat: cursors[first].chunk.stat(i))
+                }
+                cursors[first].at += 1
+                if cursors[first].at < cursors[first].end, cursors[first].at % chunkSize == 0 {
+                    cursors[first].chunk = cursors[first].read(cursors[first].at / chunkSize)
+                } else if cursors[first].at == cursors[first].end {
+                    cursors[first].chunk = Chunk()
+                }
+            }
         }
 
         /// Says the files before `index` will not be asked for again (a read that takes each file

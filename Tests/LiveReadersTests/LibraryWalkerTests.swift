@@ -407,17 +407,19 @@ struct LibraryWalkerTests {
     /// A listing written out in a few runs in order (folders given with the later-sorting one
     /// first) is merged from its temporary file into one in order, which writes its own chunks
     /// out as it goes, rather than read back whole and sorted in memory (issue 13: 155 MiB for a
-    /// million files given that way); past ``LibraryWalker/Listing/maxRuns`` runs it is sorted in
-    /// memory. Every entry keeps its root and stat; files alike keep the order they came in.
-    @Test(arguments: [3, LibraryWalker.Listing.maxRuns + 4])
-    func runsOnDiskAreMergedInOrder(runs: Int) throws {
+    /// million files given that way); past ``LibraryWalker/Listing/maxRuns`` runs in passes (here
+    /// one pass before the last, then two: 259 runs of 50 files, a chunk holding several runs).
+    /// Every entry keeps its root and stat; files alike keep the order they came in.
+    @Test(arguments: [(3, 3_000), (LibraryWalker.Listing.maxRuns + 4, 3_000),
+                      (LibraryWalker.Listing.maxRuns * LibraryWalker.Listing.maxRuns + 3, 50)])
+    func runsOnDiskAreMergedInOrder(runs: Int, files: Int) throws {
         var listing = LibraryWalker.Listing(spillingAbove: 0, in: NSTemporaryDirectory())
         var expected: [LibraryWalker.Entry] = []
-        // Runs of 3,000 files each (several chunks between them), each folder named after the
+        // Runs of `files` files each (3,000: several chunks between them), each folder named after the
         // next: `r2/…`, then `r1/…`, then `r0/…`; the first run holds one file twice.
         for r in (0..<runs).reversed() {
             let root = listing.addRoot(open: "/mnt/run\(r)/", displayPrefix: "r\(r)".utf8.count + 1)
-            for i in 0..<3_000 {
+            for i in 0..<files {
                 let shown = "r\(r)/" + String(format: "IMG_%05d.JPG", i == 1 && r == runs - 1 ? 0 : i)
                 let stat = LibraryWalker.FileStat(device: Int64(r), inode: Int64(r * 10_000 + i), size: Int64(i), modified: Int64(i), changed: 7)
                 listing.append(display: shown, root: root, stat: stat)
@@ -433,7 +435,7 @@ struct LibraryWalkerTests {
         #expect(listing.count == ordered.count)
         let wrong = zip(listing, ordered).filter { $0 != $1 }
         #expect(wrong.isEmpty, "\(wrong.count) entries differ, the first: \(String(describing: wrong.first))")
-        #expect(listing.spillsChunks == (runs <= LibraryWalker.Listing.maxRuns), "merged on disk, or sorted in memory")
+        #expect(listing.spillsChunks, "merged on disk, not sorted in memory")
     }
 
     /// A library whose every file has a second name (a hard-linked snapshot beside it) is listed

@@ -103,8 +103,8 @@ public struct LibraryWalker: Sendable {
         /// True while every display path appended came after the one before, byte by byte.
         var inOrder: Bool { breaks.isEmpty && !sortsInMemory }
         private var isSorted = false
-        /// Past this many files, full chunks go to a temporary file while the listing is in order
-        /// (``Spill``); nil: never.
+        /// Past this many files, full chunks go to a temporary file (``Spill``), in order or not
+        /// (``sort()`` merges the runs); nil: never.
         private var spillAbove: Int?
         private var spillDirectory = ""
         private var spillMaps = true
@@ -117,8 +117,8 @@ public struct LibraryWalker: Sendable {
         /// A listing that, past `files` files, writes each full chunk to an unlinked temporary file
         /// in `directory` instead of holding it, while the walk appends in order; the read takes
         /// the chunks back one at a time (issue 13: a million files' listing, 55 MiB with stats,
-        /// was a scan's peak at the walk's end). Where no file can be made or written, or once the
-        /// walk is out of order, chunks are held as they are without it.
+        /// was a scan's peak at the walk's end). Where no file can be made or written, chunks are
+        /// held as they are without it.
         /// (`maps` false, for the tests: the chunks are read back with `pread`, as when the file
         /// cannot be mapped.)
         init(spillingAbove files: Int, in directory: String, maps: Bool = true) {
@@ -549,9 +549,18 @@ public struct LibraryWalker: Sendable {
             }
             while runs.count > Self.maxRuns {
                 var merged: [Run] = []
-                for first in stride(from: 0, to: runs.count, by: Self.maxRuns) {
+                var rest: [Run?] = runs
+                runs = []
+                for first in stride(from: 0, to: rest.count, by: Self.maxRuns) {
+                    // Each group's runs let go once merged (their chunks, read back or held).
+                    let range = first..<Swift.min(first + Self.maxRuns, rest.count)
+                    let group = rest[range].map { $0! }
+                    for k in range { rest[k] = nil }
+                    // Written out from its first full chunk whatever its size, as the listing is.
                     var out = emptyCopy()
-                    Self.merge(runs[first..<Swift.min(first + Self.maxRuns, runs.count)], into: &out)
+                    if out.spillAbove != nil { out.spillAbove = 0 }
+                    Self.merge(group[...], into: &out)
+                    if let end = out.chunks.indices.last { Self.trim(&out.chunks[end]) }
                     merged.append(Run(start: 0, end: out.total, chunk: out.chunkSource()))
                 }
                 runs = merged

@@ -407,8 +407,9 @@ struct LibraryWalkerTests {
     /// A listing written out in a few runs in order (folders given with the later-sorting one
     /// first) is merged from its temporary file into one in order, which writes its own chunks
     /// out as it goes, rather than read back whole and sorted in memory (issue 13: 155 MiB for a
-    /// million files given that way); past ``LibraryWalker/Listing/maxRuns`` runs in passes (here
-    /// one pass before the last, then two: 259 runs of 50 files, a chunk holding several runs).
+    /// million files given that way); past ``LibraryWalker/Listing/maxRuns`` runs in passes (the
+    /// 259 folders make 257 runs of 50 files, `r100` after `r99` and `r10` after `r9` staying in
+    /// order: 17 merged listings, then 2, then the last merge; a chunk holds several runs).
     /// Every entry keeps its root and stat; files alike keep the order they came in.
     @Test(arguments: [(3, 3_000), (LibraryWalker.Listing.maxRuns + 4, 3_000),
                       (LibraryWalker.Listing.maxRuns * LibraryWalker.Listing.maxRuns + 3, 50)])

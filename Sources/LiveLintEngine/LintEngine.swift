@@ -289,11 +289,7 @@ public struct LintEngine: Sendable {
             }
             let list = Pairing.pairList(local)
             local = []
-            var found: [Finding] = []
-            if !scanRules.isEmpty {
-                let context = ScanContext(pairs: list)
-                found = Self.collect(scanRules) { $0.check(scan: context) }
-            }
+            let found = scanRules.isEmpty ? [] : Self.scanFindings(scanRules, in: list)
             return PreparedBucket(indices: indices, list: list, members: members, scanFindings: found)
         }
         /// A bucket made ready, checked: its pairs' rules, and its pairs kept.
@@ -369,14 +365,17 @@ public struct LintEngine: Sendable {
     /// (its indexes) let go with it.
     private func scanFindings(_ parts: [PairList]) -> [[Finding]] {
         let rules = scanRules
-        @Sendable func check(_ list: PairList) -> [Finding] {
-            let context = ScanContext(pairs: list)
-            return Self.collect(rules) { $0.check(scan: context) }
-        }
+        @Sendable func check(_ list: PairList) -> [Finding] { Self.scanFindings(rules, in: list) }
         guard parts.count > 1, pairWorkers > 1 else { return parts.map(check) }
         let found = CheckedBlock<[Finding]>(capacity: parts.count)
         DispatchQueue.concurrentPerform(iterations: parts.count) { found.put(check(parts[$0]), at: $0) }
         return parts.indices.map { found.take($0) }
+    }
+
+    /// What `rules` find in `list` (a bucket's pairs, or the library's), through one scan context.
+    private static func scanFindings(_ rules: Scope<any ScanRule>, in list: PairList) -> [Finding] {
+        let context = ScanContext(pairs: list)
+        return collect(rules) { $0.check(scan: context) }
     }
 
     /// `list`'s pairs one by one, each with its full halves from `store`: the pair rules (into

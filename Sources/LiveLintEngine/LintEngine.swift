@@ -367,7 +367,7 @@ public struct LintEngine: Sendable {
         let rules = scanRules
         @Sendable func check(_ list: PairList) -> [Finding] { Self.scanFindings(rules, in: list) }
         guard parts.count > 1, pairWorkers > 1 else { return parts.map(check) }
-        let found = CheckedBlock<[Finding]>(capacity: parts.count)
+        let found = Slots<[Finding]>(count: parts.count)
         DispatchQueue.concurrentPerform(iterations: parts.count) { found.put(check(parts[$0]), at: $0) }
         return parts.indices.map { found.take($0) }
     }
@@ -414,7 +414,7 @@ public struct LintEngine: Sendable {
         // A block of pairs at a time, each thread taking every `workers`th, then delivered in
         // order: the pairs' full halves are held for one block only.
         let block = 1_024
-        let checked = CheckedBlock<Checked>(capacity: block)
+        let checked = Slots<Checked>(count: block)
         var start = 0
         while start < list.count {
             let first = start, end = min(start + block, list.count)
@@ -534,29 +534,6 @@ extension RuleExample {
         let config = Configuration(rules: [rule.description.identifier: RuleSetting(enabled: true, options: options)])
         let engine = try LintEngine(rules: [rule], configuration: config)
         return Array(engine.run(files: files.map { $0.slimmedForLint(keeping: engine.metadataKeys) }, root: ".").findings)
-    }
-}
-
-/// The results of one block of pairs checked on several threads: each thread writes the places
-/// it was given (no two write one place), then the calling thread takes them in order.
-private final class CheckedBlock<Value>: @unchecked Sendable {
-    private let values: UnsafeMutableBufferPointer<Value?>
-
-    init(capacity: Int) {
-        values = .allocate(capacity: capacity)
-        values.initialize(repeating: nil)
-    }
-
-    deinit {
-        _ = values.deinitialize()
-        values.deallocate()
-    }
-
-    func put(_ value: Value, at i: Int) { values[i] = value }
-
-    func take(_ i: Int) -> Value {
-        defer { values[i] = nil }
-        return values[i]!
     }
 }
 

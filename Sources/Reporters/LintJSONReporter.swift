@@ -1,5 +1,6 @@
 import Dispatch
 import LiveLintEngine
+import ScratchFiles
 
 /// `livelint lint --reporter json`: one document shaped by `Schemas/lint.schema.json`:
 /// `{"schemaVersion": 1, "tool", "root", "findings", "pairs", "summary", "files"}`, sorted keys,
@@ -61,23 +62,31 @@ public enum LintJSONReporter {
             let share = max(1, share)
             guard threaded, threads > 1, items.count > share else { return array(items, write) }
             out.append("[")
-            let written = SharedPieces(count: threads, capacity: share * 128)
+            // Each thread's piece stays in its slot from one round to the next, keeping its room.
+            let written = Slots<JSONBytes>(count: threads)
             var start = items.startIndex
             while start < items.endIndex {
                 let round = start
                 DispatchQueue.concurrentPerform(iterations: threads) { t in
                     let from = round + t * share, to = min(from + share, items.endIndex)
-                    written.write(into: t) { piece in
+                    written.withSlot(t) { slot in
+                        var piece = slot.take() ?? JSONBytes()
+                        piece.bytes.removeAll(keepingCapacity: true)
+                        if piece.bytes.capacity == 0 { piece.bytes.reserveCapacity(share * 128) }
                         for i in from..<max(from, to) {
                             piece.append(i == items.startIndex ? "\n    " as StaticString : ",\n    ")
                             write(items[i], &piece)
                         }
+                        slot = piece
                     }
                 }
                 // Each piece (a few hundred KiB) handed on as it is, after what came before it.
-                for t in 0..<threads where !written.isEmpty(t) {
-                    flush()
-                    sink(written.text(t))
+                for t in 0..<threads {
+                    written.withSlot(t) { slot in
+                        guard let piece = slot, !piece.bytes.isEmpty else { return }
+                        flush()
+                        sink(piece.text)
+                    }
                 }
                 start = min(items.endIndex, round + threads * share)
             }
@@ -222,36 +231,4 @@ public enum LintJSONLinesReporter {
         members[key] = value
         return .object(members)
     }
-}
-
-/// The pieces the threads of ``LintJSONReporter/write(_:toolVersion:chunkSize:threads:share:to:)``
-/// write, one slot each, taken in order once they are all done.
-private final class SharedPieces: @unchecked Sendable {
-    private let pieces: UnsafeMutableBufferPointer<JSONBytes>
-
-    /// `count` slots, each keeping room for `capacity` bytes from one round to the next.
-    init(count: Int, capacity: Int) {
-        pieces = .allocate(capacity: count)
-        for i in 0..<count {
-            var piece = JSONBytes()
-            piece.bytes.reserveCapacity(capacity)
-            (pieces.baseAddress! + i).initialize(to: piece)
-        }
-    }
-
-    deinit {
-        _ = pieces.deinitialize()
-        pieces.deallocate()
-    }
-
-    /// `body` on slot `i`, emptied first. Each thread writes its own slot only, and none is read
-    /// meanwhile.
-    func write(into i: Int, _ body: (inout JSONBytes) -> Void) {
-        pieces[i].bytes.removeAll(keepingCapacity: true)
-        body(&pieces[i])
-    }
-
-    func isEmpty(_ i: Int) -> Bool { pieces[i].bytes.isEmpty }
-
-    func text(_ i: Int) -> String { pieces[i].text }
 }

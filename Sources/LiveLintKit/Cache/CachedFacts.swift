@@ -167,7 +167,7 @@ struct CachedFacts: Sendable {
                   return Finding(ruleID: id, severity: severity, message: message, files: files, fixHint: hint,
                                  documentation: documentation)
               }),
-              r.offset == r.bytes.count,
+              r.atEnd,
               let identifier = IdentifierKey(code: code, high: high, low: low, text: text)
         else { return nil }
         return CachedFacts(signature: signature, recordChecksum: record, kind: kind, format: format, identifier: identifier,

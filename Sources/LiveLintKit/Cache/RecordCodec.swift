@@ -302,7 +302,7 @@ enum RecordCodec {
     /// ``decode(_:path:names:)``, with where the movie's tracks lie in `bytes` (``Encoded/tracks``).
     static func decodeNotingTracks(_ bytes: UnsafeRawBufferPointer, path: String, names: Names) -> (file: MediaFile, tracks: Range<Int>?)? {
         var r = Reader(bytes: bytes, names: names)
-        guard let file = r.file(path: path, depth: 0), r.offset == bytes.count else { return nil }
+        guard let file = r.file(path: path, depth: 0), r.atEnd else { return nil }
         return (file, r.tracks)
     }
 
@@ -341,6 +341,8 @@ enum RecordCodec {
         var bytes: UnsafeRawBufferPointer { r.bytes }
         /// Where the next value begins.
         var offset: Int { r.at }
+        /// True when every byte was read.
+        var atEnd: Bool { r.atEnd }
 
         mutating func byte() -> UInt8? { r.byte() }
         /// A number (a damaged record's eleven-byte one refused rather than read as another).
@@ -359,8 +361,8 @@ enum RecordCodec {
         }
         /// A length-prefixed run of bytes, in place (the length checked against what is left).
         mutating func slice() -> UnsafeRawBufferPointer? { r.slice() }
-        mutating func rawBytes() -> [UInt8]? { slice().map { Array($0) } }
-        mutating func string() -> String? { slice().map { String(decoding: $0, as: UTF8.self) } }
+        mutating func rawBytes() -> [UInt8]? { r.blob() }
+        mutating func string() -> String? { r.string() }
         /// A string records repeat (a key, a tag name), shared through `names`.
         mutating func name() -> String? { slice().map(names.shared) }
         /// Decodes a presence byte and the value: `.some(nil)` when absent, nil when damaged.

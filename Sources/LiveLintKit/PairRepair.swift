@@ -193,7 +193,7 @@ public struct PairRepair: Sendable {
         // library whose every pair is broken held them all, about 4.5 KiB a pair).
         let pairs = SortedRecords<KeptPair>(spillingIn: ScanRecords.temporaryDirectory, prefix: "livelint-fix-pairs",
                                             runSize: options.scratchRun) {
-            ($0.still, $0.movie) < ($1.still, $1.movie)
+            Pairing.orderKey(still: $0.still, movie: $0.movie) < Pairing.orderKey(still: $1.still, movie: $1.movie)
         }
         // A pair whose halves have no record (a field the coding does not carry) is held as it is.
         var heldPairs: [LivePair] = []

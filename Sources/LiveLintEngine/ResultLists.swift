@@ -30,12 +30,6 @@ public struct PairRecords: RandomAccessCollection, MutableCollection, Sendable, 
         storage = .pairs(pairs, extras: pairs.extras)
     }
 
-    /// True when several threads may read the records at once without waiting on one another:
-    /// not when what they hold beyond their pairs (the consumers' verdicts, the HTML report's
-    /// drawing) is read back from a temporary file, a chunk decoded at a time under one lock
-    /// (threads far apart in the list would take turns decoding each other's chunks).
-    public var readsWellOnThreads: Bool { !extras.spills }
-
     /// What the records hold beyond their pairs, by pair (none for a list of plain records).
     var extras: PairExtras {
         if case .pairs(_, let extras) = storage { return extras }

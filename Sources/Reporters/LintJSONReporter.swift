@@ -23,9 +23,7 @@ public enum LintJSONReporter {
     ///
     /// With more than one of `threads`, the files and the pairs are written
     /// `share` at a time on each (a tenth of a cached run was this report, on one core: issue
-    /// 13), each share into bytes of its own, handed to `sink` in order: the same bytes. Pairs
-    /// whose records are read back from a file a chunk at a time under one lock
-    /// (``PairRecords/readsWellOnThreads``) are written on this thread alone.
+    /// 13), each share into bytes of its own, handed to `sink` in order: the same bytes.
     public static func write(_ result: LintResult, toolVersion: String, chunkSize: Int = 1 << 16,
                              threads: Int = 1, share: Int = 2_048, to sink: (String) -> Void) {
         var out = JSONBytes()
@@ -56,11 +54,11 @@ public enum LintJSONReporter {
         }
         // `array` for a list whose elements can be read from several threads at once: `share`
         // of them on each thread, as many shares at a time as there are threads.
-        func threadedArray<Items: RandomAccessCollection & Sendable>(_ items: Items, threaded: Bool = true,
+        func threadedArray<Items: RandomAccessCollection & Sendable>(_ items: Items,
                                                                     _ write: @escaping @Sendable (Items.Element, inout JSONBytes) -> Void)
         where Items.Index == Int {
             let share = max(1, share)
-            guard threaded, threads > 1, items.count > share else { return array(items, write) }
+            guard threads > 1, items.count > share else { return array(items, write) }
             out.append("[")
             // Each thread's piece stays in its slot from one round to the next, keeping its room.
             let written = Slots<JSONBytes>(count: threads)
@@ -99,7 +97,7 @@ public enum LintJSONReporter {
         member("findings")
         array(result.findings) { $1.append(finding($0), indent: 2) }
         member("pairs")
-        threadedArray(result.pairs, threaded: result.pairs.readsWellOnThreads, writePair)
+        threadedArray(result.pairs, writePair)
         member("root")
         out.append(JSON.string(result.root), indent: 1)
         member("schemaVersion")

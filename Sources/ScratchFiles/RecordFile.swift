@@ -51,7 +51,11 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     @inlinable public var count: Int { lock.withLock { appended } }
     @usableFromInline var appended = 0
     @usableFromInline let directory: String
-    @usableFromInline var cached: (chunk: Int, values: [Element]) = (-1, [])
+    /// The chunks read last (a few: readers on several threads, each at its own place, would
+    /// otherwise take turns decoding each other's), the oldest replaced first.
+    @usableFromInline var cached: [(chunk: Int, values: [Element])] = []
+    @usableFromInline var oldestCached = 0
+    @usableFromInline static var cachedChunks: Int { 8 }
     @usableFromInline let lock = NSLock()
 
     /// Records written to a temporary file in `directory` (named from `prefix` while it is made),
@@ -107,7 +111,8 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     /// starts; under the lock, with a file.
     @inlinable func appendRecord(_ write: (inout [UInt8]) -> Void) {
         // The chunk read last grows: read it again when asked.
-        if cached.chunk == appended / chunk { cached = (-1, []) }
+        cached.removeAll { $0.chunk == appended / chunk }
+        oldestCached = 0
         let at = pending.count
         if appended % chunk == 0 { starts.append(written + Int64(at)) }
         for _ in 0..<4 { pending.append(0) }
@@ -136,8 +141,15 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
         precondition(index >= 0 && index < appended, "a record of the list")
         guard descriptor >= 0 else { return held[index] }
         let k = index / chunk
-        if cached.chunk != k { cached = (k, decode(chunk: k)) }
-        return cached.values[index - k * chunk]
+        if let c = cached.firstIndex(where: { $0.chunk == k }) { return cached[c].values[index - k * chunk] }
+        let values = decode(chunk: k)
+        if cached.count < Self.cachedChunks {
+            cached.append((k, values))
+        } else {
+            cached[oldestCached] = (k, values)
+            oldestCached = (oldestCached + 1) % Self.cachedChunks
+        }
+        return values[index - k * chunk]
     }
 
     /// Calls `body` with every record, in order (the list's, one chunk decoded at a time).

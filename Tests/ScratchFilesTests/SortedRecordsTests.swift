@@ -94,6 +94,22 @@ struct SortedRecordsTests {
         }
     }
 
+    /// Readers on several threads at once, each at its own place in the list (the JSON report's
+    /// shares), each get their records: the chunks read last are kept a few at a time, so that
+    /// they do not take turns decoding each other's.
+    @Test func readersOnSeveralThreadsGetTheirRecords() {
+        let items = Self.items(3_000, seed: 5)
+        let file = RecordFile<Item>(in: NSTemporaryDirectory(), prefix: "livelint-test", chunk: 16)
+        for item in items { file.append(item) }
+        #expect(file.spills)
+        let wrong = Slots<Int>(count: 5)
+        DispatchQueue.concurrentPerform(iterations: 5) { t in
+            let share = items.count * t / 5..<items.count * (t + 1) / 5
+            wrong.put(share.filter { file[$0] != items[$0] }.count, at: t)
+        }
+        #expect((0..<5).map { wrong.take($0) } == [0, 0, 0, 0, 0])
+    }
+
     /// A record read, then more appended to its chunk: the later ones come back too (the chunk
     /// read before is not taken for the whole chunk).
     @Test func recordsAppendedAfterAReadComeBack() {

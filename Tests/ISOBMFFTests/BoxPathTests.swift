@@ -43,6 +43,30 @@ import Testing
         #expect(result.issues.first?.path.hasSuffix("ilst/aaaT[2]") == true, "\(result.issues.map(\.path))")
     }
 
+    /// The last eight box components are held in the value; the ninth, free text, and an index
+    /// too big to hold inline move what came before into the chain. The text is the same whichever
+    /// way a path was built.
+    @Test func inlineComponentsRenderLikeTheChain() {
+        let names: [BoxType] = ["moov", "trak", "mdia", "minf", "stbl", "stsd", "mebx", "keys", "keyd", "dtyp", "aaaa"]
+        var path = BoxPath()
+        var text = ""
+        for (i, name) in names.enumerated() {
+            let index: Int? = i % 3 == 1 ? i : nil
+            path = path.appending(name, index: index)
+            text += (text.isEmpty ? "" : "/") + name.description + (index.map { "[\($0)]" } ?? "")
+            #expect(path.description == text)
+            // Text after any number of inline components keeps them, in order.
+            #expect(path.appending(" sample[1]").description == text + " sample[1]")
+            #expect(path.appending("ilst/[2]").description == text + "/ilst/[2]")
+        }
+        let big = BoxPath("moov").appending("trak", index: 70_000).appending("mdia", index: 0)
+        #expect(big.description == "moov/trak[70000]/mdia[0]")
+        // Four letters or digits given as text are a box's name: the same text, inline.
+        #expect(BoxPath().appending("mdia").appending("2tr9") == BoxPath().appending(BoxType("mdia")).appending(BoxType("2tr9")))
+        #expect(BoxPath("udta").appending("©xyz").appending("a b!").description == "udta/©xyz/a b!")
+        #expect(!BoxPath().appending("ftyp").isEmpty)
+    }
+
     @Test func equalityIsByText() {
         #expect(BoxPath("moov/trak[1]") == BoxPath("moov").appending("trak", index: 1))
         #expect(BoxPath("moov/trak[1]") != BoxPath("moov").appending("trak", index: 2))

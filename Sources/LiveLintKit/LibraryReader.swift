@@ -194,16 +194,44 @@ enum LibraryReader {
             onRead(read)
         }
 
-        await withTaskGroup(of: (Int, Read, ScanCache.Record?).self) { group in
+        @Sendable func readJob(_ job: Job) -> (Int, Read, ScanCache.Record?) {
+            let entry = job.entry
+            let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
+            var slim = file.slimmedForLint(keeping: engine.metadataKeys)
+            // A file the system would not hand over (gone, refused, an I/O error) is not
+            // kept: its stamp is the walk's, and what made the read fail (a folder above it
+            // renamed or locked meanwhile) leaves the file's own stamp as it was.
+            var encoded: RecordCodec.Encoded?
+            var toStore: ScanCache.Record?
+            if let key = job.key, let stamp = job.stamp, slim.error?.category != .io, let record = RecordCodec.encodeNotingTracks(slim) {
+                encoded = record
+                toStore = ScanCache.Record(key: key, stamp: stamp, bytes: record.bytes)
+            }
+            // After the record is made: what `prepare` changes is never cached.
+            prepare(&slim, entry, job.sidecar)
+            var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
+            read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
+            // Its facts (made after `prepare`: a file given a sidecar gets none).
+            if let signature = job.signature, let kept = read.file, let checksum = toStore?.checksum {
+                toStore?.facts = CachedFacts(kept, findings: read.findings, tracks: encoded?.tracks, signature: signature,
+                                             recordChecksum: checksum)?.encoded
+            }
+            return (job.index, read, toStore)
+        }
+
+        await withTaskGroup(of: [(Int, Read, ScanCache.Record?)].self) { group in
             var next = 0
             var running = 0
-            /// Starts the next read, delivering on the way the files the cache answers; false when
-            /// none was started. While reads run, it hands over no file more than
-            /// ``deliveryWindow`` past the first one not yet delivered: files the cache answers
-            /// behind a slow read wait in `waiting`, and that stays small.
+            /// Starts the next reads, a few files in one task (``batchSize(remaining:jobs:)``),
+            /// delivering on the way the files the cache answers; false when none was started.
+            /// While reads run, it hands over no file more than ``deliveryWindow`` past the first
+            /// one not yet delivered: files the cache answers behind a slow read wait in
+            /// `waiting`, and that stays small.
             func submit() -> Bool {
-                while next < entries.count {
-                    if running > 0, next - nextIndex >= deliveryWindow { return false }
+                var batch: [Job] = []
+                let size = Self.batchSize(remaining: entries.count - next, jobs: limit)
+                while next < entries.count, batch.count < size {
+                    if running > 0 || !batch.isEmpty, next - nextIndex >= deliveryWindow { break }
                     let index = next
                     let entry = entries[index]
                     next += 1
@@ -244,39 +272,20 @@ enum LibraryReader {
                             continue
                         }
                     }
-                    group.addTask { [key, stamp, signature, sidecar] in
-                        let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
-                        var slim = file.slimmedForLint(keeping: engine.metadataKeys)
-                        // A file the system would not hand over (gone, refused, an I/O error) is not
-                        // kept: its stamp is the walk's, and what made the read fail (a folder above it
-                        // renamed or locked meanwhile) leaves the file's own stamp as it was.
-                        var encoded: RecordCodec.Encoded?
-                        var toStore: ScanCache.Record?
-                        if let key, let stamp, slim.error?.category != .io, let record = RecordCodec.encodeNotingTracks(slim) {
-                            encoded = record
-                            toStore = ScanCache.Record(key: key, stamp: stamp, bytes: record.bytes)
-                        }
-                        // After the record is made: what `prepare` changes is never cached.
-                        prepare(&slim, entry, sidecar)
-                        var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
-                        read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
-                        // Its facts (made after `prepare`: a file given a sidecar gets none).
-                        if let signature, let kept = read.file, let checksum = toStore?.checksum {
-                            toStore?.facts = CachedFacts(kept, findings: read.findings, tracks: encoded?.tracks, signature: signature,
-                                                         recordChecksum: checksum)?.encoded
-                        }
-                        return (index, read, toStore)
-                    }
-                    running += 1
-                    return true
+                    batch.append(Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar))
                 }
-                return false
+                guard !batch.isEmpty else { return false }
+                group.addTask { [batch] in batch.map(readJob) }
+                running += 1
+                return true
             }
             while running < limit, submit() {}
-            while let (index, read, toStore) = await group.next() {
+            while let reads = await group.next() {
                 running -= 1
-                if let toStore { cache?.store(toStore, now: started) }
-                deliver(index, read)
+                for (index, read, toStore) in reads {
+                    if let toStore { cache?.store(toStore, now: started) }
+                    deliver(index, read)
+                }
                 while running < limit, submit() {}
             }
         }
@@ -293,6 +302,27 @@ enum LibraryReader {
         }
         return library
     }
+
+    /// A file to read, with what its read needs from the walk and the cache.
+    struct Job: Sendable {
+        let index: Int
+        let entry: LibraryWalker.Entry
+        let key: String?
+        let stamp: FileStamp?
+        let signature: UInt64?
+        let sidecar: SidecarIndex.Match?
+    }
+
+    /// The files one read task takes: up to ``largestBatch`` while many are left, fewer towards
+    /// the end so that `jobs` tasks still share the last files evenly. A task a file cost about a
+    /// tenth of an uncached lint's CPU on small files in creating, waking and awaiting tasks
+    /// (issue 13); a real movie takes long enough that a batch of them balances as well.
+    static func batchSize(remaining: Int, jobs: Int) -> Int {
+        max(1, min(largestBatch, remaining / (4 * max(1, jobs))))
+    }
+
+    /// The most files one read task takes.
+    static let largestBatch = 8
 
     /// Drops the video track slimming keeps for the HTML report's timeline (``PairMedia``; no rule
     /// reads it): about 160 bytes a movie whose edit list does more than show the whole track.

@@ -450,6 +450,38 @@ import Testing
         #expect(read.files.map(RecordCodecTests.dumped) == uncached.files.map(RecordCodecTests.dumped))
     }
 
+    /// Reads go a few files to a task, fewer as the end nears (``LibraryReader/batchSize``); with
+    /// every third file changed, the cache's answers fall between the files of a batch, and the
+    /// scan still hands over every file once, in walk order, as an uncached read does.
+    @Test func batchesOfReadsBetweenCachedFilesKeepWalkOrder() async throws {
+        #expect(LibraryReader.batchSize(remaining: 100_000, jobs: 2) == LibraryReader.largestBatch)
+        #expect(LibraryReader.batchSize(remaining: 40, jobs: 2) == 5)
+        #expect(LibraryReader.batchSize(remaining: 7, jobs: 2) == 1)
+        #expect(LibraryReader.batchSize(remaining: 0, jobs: 0) == 1)
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        _ = try await Self.lint(library, cache: .directory(cache))
+        let engine = try LintEngine(rules: builtinRules)
+        let listed = LibraryWalker().files(in: [library]).entries
+        for (i, entry) in listed.enumerated() where i % 3 == 0 {
+            #expect(utimensat(AT_FDCWD, entry.path, nil, 0) == 0)
+        }
+        let entries = LibraryWalker().files(in: [library], keepingStats: true).entries
+        let scanCache = ScanCache(directory: cache, metadataKeys: engine.metadataKeys, roots: [library], warn: { _ in })
+        var fromCache = 0, delivered = 0
+        let read = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine, cache: scanCache, deliveryWindow: 4) {
+            delivered += 1
+            if $0.fromCache { fromCache += 1 }
+        }
+        scanCache.finish()
+        #expect(delivered == entries.count)
+        #expect(fromCache == entries.count - (entries.count + 2) / 3)
+        let uncached = await LibraryReader.read(entries, options: .lint, jobs: 3, engine: engine)
+        #expect(read.summaries.map(\.path) == uncached.summaries.map(\.path))
+        #expect(read.files.map(RecordCodecTests.dumped) == uncached.files.map(RecordCodecTests.dumped))
+        #expect(read.fileFindings.count == uncached.fileFindings.count && read.fileFindings.count > 0)
+    }
+
     /// A file the walk listed but could not read (its folder renamed between the walk and the
     /// read) is not kept: the walk's stamp is still the file's, so a kept failure would be
     /// reported from the cache once the folder is back. The next run reads it instead.

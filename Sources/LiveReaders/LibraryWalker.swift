@@ -868,8 +868,7 @@ public struct LibraryWalker: Sendable {
                 child = stats.results[index - window]
                 error = stats.errors[index - window]
             } else {
-                // A full path too long for the system fails as it always did (a listing problem).
-                let relative = folder >= 0 && directory.utf8.count + separator.utf8.count + name.utf8.count < Int(PATH_MAX)
+                let relative = folder >= 0 && Self.fitsPathMax(directory, separator, name)
                 error = (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 ? 0 : errno
             }
             guard error == 0 else {
@@ -899,7 +898,7 @@ public struct LibraryWalker: Sendable {
                          separator: String) -> (results: [stat], errors: [Int32])? {
         let threads = min(statThreads, names.count / max(1, threadedStatsFrom / 2))
         guard threads > 1, folder >= 0, names.count >= threadedStatsFrom,
-              names.allSatisfy({ directory.utf8.count + separator.utf8.count + $0.utf8.count < Int(PATH_MAX) })
+              names.allSatisfy({ Self.fitsPathMax(directory, separator, $0) })
         else { return nil }
         let first = names.startIndex
         var results = Array(repeating: stat(), count: names.count)
@@ -919,7 +918,12 @@ public struct LibraryWalker: Sendable {
         return (results, errors)
     }
 
-
+    /// Whether `directory`, `separator` and `name` make a path the system takes: only then is the
+    /// file stat'ed relative to its folder. A full path too long fails as it always did, through
+    /// `stat` on it (a listing problem).
+    private static func fitsPathMax(_ directory: String, _ separator: String, _ name: String) -> Bool {
+        directory.utf8.count + separator.utf8.count + name.utf8.count < Int(PATH_MAX)
+    }
 
     /// The entry's name, read in place. glibc hands out variable-length records (`d_reclen`), so
     /// the declared 256-byte `d_name` may run past the record: copying `ent.pointee.d_name` reads

@@ -174,7 +174,7 @@ public struct PairRepair: Sendable {
                                             onRead: { read in
                                                 for f in read.findings where f.repair != nil {
                                                     repairable.formUnion(f.files)
-                                                    if case let .setIdentifier(s, m)? = f.repair { offeredByFiles.formUnion([s, m].compactMap { $0 }) }
+                                                    offeredByFiles.formUnion(f.repair?.offeredIdentifiers ?? [])
                                                 }
                                                 progress?(.fileRead(path: read.displayPath, inShard: read.inShard, findings: read.kept))
                                             })
@@ -249,13 +249,20 @@ public struct PairRepair: Sendable {
     private func plan(_ record: KeptPair, names: RecordCodec.Names, held heldPairs: [LivePair], known: BatchFacts,
                       summary: inout RepairSummary, report: (RepairEvent) -> Void) {
         let halves = known.halves, taken = known.taken
-        guard let pair = record.pair(names: names, held: heldPairs) else {
+        // A kept pair that cannot be planned is counted and said, never dropped in silence.
+        func failed(_ message: String) {
             summary.failed += 1
-            report(.failed(RepairSubject(still: record.still, movie: record.movie, rules: []),
-                           message: "livelint could not read back its temporary record of this pair (in \(ScanRecords.temporaryDirectory))"))
+            report(.failed(RepairSubject(still: record.still, movie: record.movie, rules: []), message: message))
+        }
+        guard let pair = record.pair(names: names, held: heldPairs) else {
+            failed("livelint could not read back its temporary record of this pair (in \(ScanRecords.temporaryDirectory))")
             return
         }
-        guard let still = pair.still, let movie = pair.movie else { return }
+        // Only pairs with both halves are kept (`onPair`), each half listed by the walk.
+        guard let still = pair.still, let movie = pair.movie else {
+            failed("livelint lost a half of this pair between its scan and its plan (a bug: please report it)")
+            return
+        }
         // Each finding once, in the scan's order, with how many of its files are this pair's halves.
         var inPair: [Int: Int] = [:]
         for i in (halves[still.path]?.findings ?? []) + (movie.path == still.path ? [] : halves[movie.path]?.findings ?? []) {
@@ -287,7 +294,10 @@ public struct PairRepair: Sendable {
             report(.unrepairable(subject, blockers: plan.blockers))
             return
         }
-        guard let stillSource = halves[still.path]?.path, let movieSource = halves[movie.path]?.path else { return }
+        guard let stillSource = halves[still.path]?.path, let movieSource = halves[movie.path]?.path else {
+            failed("livelint lost where a half of this pair is between its scan and its plan (a bug: please report it)")
+            return
+        }
         let stillTarget = target(for: stillSource, display: still.path)
         let movieTarget = target(for: movieSource, display: movie.path)
         report(.planned(subject, reason: plan.reason, actions: plan.actions, stillTarget: stillTarget, movieTarget: movieTarget))
@@ -326,7 +336,7 @@ public struct PairRepair: Sendable {
     /// the pair rules' `repairs` offer (the plan picks one of them, or makes a fresh one).
     static func identifiers(of pair: LivePair, repairs: [Repair]) -> [String] {
         var ids = LibraryFacts.identifiersAsked(about: pair)
-        for case let .setIdentifier(still, movie) in repairs { ids += [still, movie].compactMap { $0 } }
+        ids += repairs.flatMap(\.offeredIdentifiers)
         // Each once (a still's identifier is its makernote's: the same one twice, most often).
         var seen = Set<String>()
         return ids.filter { seen.insert($0).inserted }

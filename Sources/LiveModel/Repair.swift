@@ -26,6 +26,13 @@ public enum Repair: Sendable, Hashable {
 }
 
 extension Repair {
+    /// The identifiers the repair offers the pair (both of ``setIdentifier(still:movie:)``'s that
+    /// are there; none for the others): the plan picks one of them, or makes a fresh one.
+    public var offeredIdentifiers: [String] {
+        guard case let .setIdentifier(still, movie) = self else { return [] }
+        return [still, movie].compactMap { $0 }
+    }
+
     /// The still-image-time repair of `movie`: add a track when it has none, else replace it.
     /// The sample is presented where the old one was when that lay inside the movie (only its type
     /// was wrong), else in the middle of the movie; nowhere (`at: nil`) when the movie has no

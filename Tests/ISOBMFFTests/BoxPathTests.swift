@@ -43,9 +43,8 @@ import Testing
         #expect(result.issues.first?.path.hasSuffix("ilst/aaaT[2]") == true, "\(result.issues.map(\.path))")
     }
 
-    /// The last eight box components are held in the value; the ninth, free text, and an index
-    /// too big to hold inline move what came before into the chain. The text is the same whichever
-    /// way a path was built.
+    /// Eight box components are held in the value; a ninth, free text, and an index too big to
+    /// hold inline are a node after them. The text is the same whichever way a path was built.
     @Test func inlineComponentsRenderLikeTheChain() {
         let names: [BoxType] = ["moov", "trak", "mdia", "minf", "stbl", "stsd", "mebx", "keys", "keyd", "dtyp", "aaaa"]
         var path = BoxPath()
@@ -59,10 +58,17 @@ import Testing
             #expect(path.appending(" sample[1]").description == text + " sample[1]")
             #expect(path.appending("ilst/[2]").description == text + "/ilst/[2]")
         }
-        let big = BoxPath("moov").appending("trak", index: 70_000).appending("mdia", index: 0)
-        #expect(big.description == "moov/trak[70000]/mdia[0]")
-        // Four letters or digits given as text are a box's name: the same text, inline.
-        #expect(BoxPath().appending("mdia").appending("2tr9") == BoxPath().appending(BoxType("mdia")).appending(BoxType("2tr9")))
+        let big = BoxPath("moov").appending("trak", index: 70_000).appending("mdia", index: 0).appending("minf", index: 254)
+            .appending("stbl", index: 255)
+        #expect(big.description == "moov/trak[70000]/mdia[0]/minf[254]/stbl[255]")
+        #expect(BoxPath().appending("trak", index: -1).appending("trak", index: 253).description == "trak[-1]/trak[253]")
+        // Four letters or digits given as text are a box's name: the same text, inline. Other
+        // four-byte text stays text: as a box's name, a leading space would gain a `/` and a
+        // two-byte `©` an escape.
+        #expect(BoxPath().appending("mdia").appending("2tr9").appending("Zz09").description == "mdia/2tr9/Zz09")
+        #expect(BoxPath("udta").appending(" abc").description == "udta abc")
+        #expect(BoxPath("udta").appending("©xy").description == "udta/©xy")
+        #expect(BoxPath("udta").appending("a/b[").description == "udta/a/b[")
         #expect(BoxPath("udta").appending("©xyz").appending("a b!").description == "udta/©xyz/a b!")
         #expect(!BoxPath().appending("ftyp").isEmpty)
     }

@@ -7,8 +7,9 @@ import LiveReaders
 /// display-path order whatever the scheduling.
 ///
 /// Each file is slimmed (``MediaFile/slimmedForLint(keeping:)``, keeping what the engine's rules
-/// read) and checked by the engine's file rules (``LintEngine/fileFindings(_:)``) inside its own
-/// task, right after it is read, so memory holds at most `jobs` fully-read files plus, per file
+/// read) and checked by the engine's file rules (``LintEngine/fileFindings(_:)``) inside the
+/// task that read it (a few files a task), right after it is read, so memory holds at most `jobs`
+/// fully-read files plus, per file
 /// kept, a summary and its slim record (or, with `spill`, the record's place in a temporary file:
 /// ``ScanRecords``), and the file rules run once per file, in parallel; with a `shard`, files
 /// of other shards are dropped there too. A Takeout sidecar matching a file (``SidecarIndex``) is
@@ -99,7 +100,7 @@ enum LibraryReader {
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
         let options = scanOptions
         // The summaries in walk order, appended as they come: a read that finishes before an
-        // earlier one waits in `waiting` (a few, as many as reads run at once), so the scan holds
+        // earlier one waits in `waiting` (a few: what the tasks running at once read), so the scan holds
         // one array of them, of the exact size, not a list by index and its compacted copy
         // (issue 13: a library-sized scan's summaries are its largest array).
         var summaries: [FileSummary] = []
@@ -222,8 +223,10 @@ enum LibraryReader {
         await withTaskGroup(of: [(Int, Read, ScanCache.Record?)].self) { group in
             var next = 0
             var running = 0
-            /// Starts the next reads, a few files in one task (``batchSize(remaining:jobs:)``),
-            /// delivering on the way the files the cache answers; false when none was started.
+            /// Starts the next reads, a few files in one task (``batchSize(remaining:jobs:)``; files
+            /// in a row that the cache does not answer: a changed file among unchanged ones is read
+            /// in a task of its own, beside the next), delivering on the way the files the cache
+            /// answers; false when none was started.
             /// While reads run, it hands over no file more than ``deliveryWindow`` past the first
             /// one not yet delivered: files the cache answers behind a slow read wait in
             /// `waiting`, and that stays small.
@@ -269,7 +272,7 @@ enum LibraryReader {
                                 }
                                 deliver(index, read)
                             }
-                            continue
+                            if batch.isEmpty { continue } else { break }
                         }
                     }
                     batch.append(Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar))

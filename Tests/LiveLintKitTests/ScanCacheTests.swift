@@ -428,43 +428,20 @@ import Testing
     /// While a file is read, the files after it that the cache answers wait to be handed over in
     /// order, at most a window's worth past the first one not yet delivered (4,096 in a scan; 4
     /// here): a changed file near the top of a large cached library does not make the scan hold
-    /// every later summary at once. The summaries still come in walk order, as an uncached read's.
-    @Test func filesTheCacheAnswersBehindAReadWaitWithinTheWindow() async throws {
-        let (library, cache, remove) = try Self.workspace()
-        defer { remove() }
-        _ = try await Self.lint(library, cache: .directory(cache))
-        let engine = try LintEngine(rules: builtinRules)
-        let first = try #require(LibraryWalker().files(in: [library]).entries.first)
-        #expect(utimensat(AT_FDCWD, first.path, nil, 0) == 0)  // `touch`: a new ctime, a cache miss
-        let entries = LibraryWalker().files(in: [library], keepingStats: true).entries
-        let scanCache = ScanCache(directory: cache, metadataKeys: engine.metadataKeys, roots: [library], warn: { _ in })
-        var fromCache = 0
-        let read = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine, cache: scanCache, deliveryWindow: 4) {
-            if $0.fromCache { fromCache += 1 }
-        }
-        scanCache.finish()
-        #expect(fromCache == entries.count - 1)
-        #expect(read.mostWaiting > 0 && read.mostWaiting < 4, "\(read.mostWaiting)")
-        let uncached = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine)
-        #expect(read.summaries.map(\.path) == uncached.summaries.map(\.path))
-        #expect(read.files.map(RecordCodecTests.dumped) == uncached.files.map(RecordCodecTests.dumped))
-    }
-
-    /// Reads go a few files to a task, fewer as the end nears (``LibraryReader/batchSize``); with
-    /// every third file changed, the cache's answers fall between the files of a batch, and the
-    /// scan still hands over every file once, in walk order, as an uncached read does.
-    @Test func batchesOfReadsBetweenCachedFilesKeepWalkOrder() async throws {
-        #expect(LibraryReader.batchSize(remaining: 100_000, jobs: 2) == LibraryReader.largestBatch)
-        #expect(LibraryReader.batchSize(remaining: 40, jobs: 2) == 5)
-        #expect(LibraryReader.batchSize(remaining: 7, jobs: 2) == 1)
-        #expect(LibraryReader.batchSize(remaining: 0, jobs: 0) == 1)
+    /// every later summary at once. The summaries still come in walk order, as an uncached read's,
+    /// each once, whether only the first file changed or every third did (then the cache's
+    /// answers fall between files read a few to a task: ``LibraryReader/batchSize``).
+    @Test(arguments: [Int.max, 3])
+    func filesTheCacheAnswersBehindAReadWaitWithinTheWindow(changedEvery: Int) async throws {
         let (library, cache, remove) = try Self.workspace()
         defer { remove() }
         _ = try await Self.lint(library, cache: .directory(cache))
         let engine = try LintEngine(rules: builtinRules)
         let listed = LibraryWalker().files(in: [library]).entries
-        for (i, entry) in listed.enumerated() where i % 3 == 0 {
-            #expect(utimensat(AT_FDCWD, entry.path, nil, 0) == 0)
+        var changed = 0
+        for (i, entry) in listed.enumerated() where i % changedEvery == 0 {
+            #expect(utimensat(AT_FDCWD, entry.path, nil, 0) == 0)  // `touch`: a new ctime, a cache miss
+            changed += 1
         }
         let entries = LibraryWalker().files(in: [library], keepingStats: true).entries
         let scanCache = ScanCache(directory: cache, metadataKeys: engine.metadataKeys, roots: [library], warn: { _ in })
@@ -475,11 +452,20 @@ import Testing
         }
         scanCache.finish()
         #expect(delivered == entries.count)
-        #expect(fromCache == entries.count - (entries.count + 2) / 3)
+        #expect(fromCache == entries.count - changed && changed > (changedEvery == 3 ? 10 : 0))
+        #expect(read.mostWaiting > 0 && read.mostWaiting < 4, "\(read.mostWaiting)")
         let uncached = await LibraryReader.read(entries, options: .lint, jobs: 3, engine: engine)
         #expect(read.summaries.map(\.path) == uncached.summaries.map(\.path))
         #expect(read.files.map(RecordCodecTests.dumped) == uncached.files.map(RecordCodecTests.dumped))
         #expect(read.fileFindings.count == uncached.fileFindings.count && read.fileFindings.count > 0)
+    }
+
+    /// A read task takes up to 8 files while many are left, fewer towards the end, at least one.
+    @Test func readsGoAFewFilesToATask() {
+        #expect(LibraryReader.batchSize(remaining: 100_000, jobs: 2) == LibraryReader.largestBatch)
+        #expect(LibraryReader.batchSize(remaining: 40, jobs: 2) == 5)
+        #expect(LibraryReader.batchSize(remaining: 7, jobs: 2) == 1)
+        #expect(LibraryReader.batchSize(remaining: 0, jobs: 0) == 1)
     }
 
     /// A file the walk listed but could not read (its folder renamed between the walk and the

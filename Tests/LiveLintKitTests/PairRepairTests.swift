@@ -86,8 +86,8 @@ import Testing
         }
     }
 
-    /// A planned pair waits on disk as its halves' records, or, when a half has none (a still
-    /// carrying a motion photo), as its place among the pairs held: any place, however short the
+    /// A planned pair waits on disk as its halves' records, or, when a half has none (a movie
+    /// with more than slimming leaves), as its place among the pairs held: any place, however short the
     /// record (a place written as a length was refused past the record's own size, ending the run).
     @Test func aPlannedPairComesBackFromItsRecord() throws {
         let fixtures = TestPaths.fixtures.appendingPathComponent("pair")
@@ -110,11 +110,18 @@ import Testing
         let back = try #require(recorded.pair(names: RecordCodec.Names(), held: held))
         #expect(back.still.map(RecordCodecTests.dumped) == RecordCodecTests.dumped(still) && back.movie.map(RecordCodecTests.dumped) == RecordCodecTests.dumped(movie))
         #expect(back.pairedBy == .contentIdentifier && back.archive == nil)
+        // A still that is also a motion photo has a record since format 4: its pair waits on disk.
         var motion = still
         motion.still?.motionPhoto = MotionPhotoInfo(format: .googleMotionPhoto, declared: MotionPhotoClaims(motionPhoto: 1))
-        let heldPair = try #require(roundTrip(KeptPair(LivePair(still: motion, movie: movie, pairedBy: .name, archive: "x.livp"), asked: [], held: &held)))
+        let motionPair = try #require(roundTrip(KeptPair(LivePair(still: motion, movie: movie, pairedBy: .name), asked: [], held: &held)))
+        #expect(motionPair.held == nil && held.count == 70_000)
+        #expect(motionPair.pair(names: RecordCodec.Names(), held: held)?.still?.still?.motionPhoto?.declared.motionPhoto == 1)
+        // A movie a slim record does not hold (its brands listed, as slimming never leaves it) is held.
+        var full = movie
+        full.movie?.compatibleBrands = ["qt  "]
+        let heldPair = try #require(roundTrip(KeptPair(LivePair(still: still, movie: full, pairedBy: .name, archive: "x.livp"), asked: [], held: &held)))
         #expect(heldPair.held == 70_000 && heldPair.archive == "x.livp" && heldPair.pairedBy == .name)
-        #expect(heldPair.pair(names: RecordCodec.Names(), held: held)?.still?.still?.motionPhoto != nil)
+        #expect(heldPair.pair(names: RecordCodec.Names(), held: held)?.movie?.movie?.compatibleBrands == ["qt  "])
     }
 
     @Test func repairsACopyIntoAnotherFolder() async throws {

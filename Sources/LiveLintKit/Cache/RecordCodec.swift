@@ -6,7 +6,9 @@ import ScratchFiles
 ///
 /// Only what a slim record holds is written; ``encode(_:)`` returns nil for a file that carries
 /// anything else (tracks, audio streams, libmediainfo properties…), which is then simply not
-/// cached, so a record can never drop a field. The path is not stored: a record is found by its
+/// cached, so a record can never drop a field. A motion photo is written with its claims, where
+/// its video lies and the slim movie it is (since format 4; before, such a still was read every
+/// time and, in a scan past 10,000 files, held in memory whole). The path is not stored: a record is found by its
 /// path, and `.livp` members are stored by their name inside the archive. Decoding checks every
 /// length against the bytes left and returns nil for anything damaged (a cache miss).
 ///
@@ -15,7 +17,7 @@ import ScratchFiles
 /// (then bump ``format``).
 enum RecordCodec {
     /// Bumped whenever the layout changes; a cache of another format is rebuilt.
-    static let format = 3
+    static let format = 4
 
     // MARK: - Encoding
 
@@ -122,6 +124,8 @@ enum RecordCodec {
                 guard f.path.hasPrefix(prefix) else { return false }
                 string(String(f.path.dropFirst(prefix.count)))
             }
+            if let m = f.movie, !Self.isSlim(m) { return false }
+            if let m = f.still?.motionPhoto?.video, !Self.isSlim(m) { return false }
             string(f.kind.rawValue)
             string(f.format.rawValue)
             optional(f.size) { $0.int($1) }
@@ -140,43 +144,9 @@ enum RecordCodec {
                     w.array(n.issues) { $0.issue($1) }
                 }
                 w.optional(s.makerNoteIssue) { $0.issue($1) }
+                w.optional(s.motionPhoto) { $0.motionPhoto($1) }
             }
-            // A motion photo's record (claims, locations, the embedded movie) is not stored: such a
-            // still is read every time, which costs speed on motion photos only.
-            if f.still?.motionPhoto != nil { return false }
-            if let m = f.movie {
-                // Tracks only as slimming keeps them: the video track cut to its edit list (``PairMedia``).
-                guard m.compatibleBrands.isEmpty, m.topLevelBoxes.isEmpty, m.audio.isEmpty,
-                      m.tracks.allSatisfy({ t in
-                          t.format == nil && t.width == 0 && t.height == 0 && t.matrix.isEmpty && t.references.isEmpty
-                              && t.sampleCount == 0 && t.metadata == nil && t.enabled
-                      }) else { return false }
-            }
-            optional(f.movie) { w, m in
-                w.optional(m.majorBrand) { $0.string($1) }
-                w.uint(UInt64(m.timescale))
-                w.uint(m.durationTicks)
-                w.array(m.keys) { w, k in w.string(k.key); w.string(k.namespace); w.uint(UInt64(k.dataType)); w.value(k.value) }
-                let tracksStart = w.bytes.count
-                w.array(m.tracks) { w, t in
-                    w.uint(UInt64(t.id)); w.string(t.handler); w.uint(UInt64(t.mediaTimescale)); w.uint(t.mediaDurationTicks)
-                    w.array(t.editList) { w, e in w.uint(e.segmentDuration); w.int(e.mediaTime); w.double(e.rate) }
-                }
-                if parentPath == nil, !m.tracks.isEmpty { w.tracks = tracksStart..<w.bytes.count }
-                w.optional(m.stillImageTime) { w, t in
-                    w.uint(UInt64(t.trackID)); w.optional(t.value) { $0.int($1) }
-                    w.optional(t.dataType) { $0.uint(UInt64($1)) }; w.optional(t.payloadSize) { $0.int($1) }
-                    w.int(t.sampleCount); w.optional(t.mediaTime) { $0.double($1) }
-                    w.optional(t.presentationTime) { $0.double($1) }; w.double(t.movieDuration)
-                }
-                w.optional(m.video) { w, v in
-                    w.uint(UInt64(v.trackID)); w.string(v.codec); w.optional(v.codecName) { $0.string($1) }
-                    w.optional(v.profile) { $0.string($1) }; w.optional(v.level) { $0.string($1) }
-                    w.int(v.width); w.int(v.height); w.optional(v.chroma) { $0.string($1) }
-                    w.optional(v.bitDepth) { $0.int($1) }; w.optional(v.fullRange) { $0.bool($1) }
-                    w.int(v.frameCount); w.double(v.duration); w.double(v.rotation)
-                }
-            }
+            optional(f.movie) { $0.movie($1, top: parentPath == nil) }
             // An archive's layout (livp-layout), since format 3.
             var layout = Writer()
             layout.optional(f.archiveLayout) { w, l in
@@ -198,6 +168,66 @@ enum RecordCodec {
                 guard file(member, parentPath: f.path) else { return false }
             }
             return true
+        }
+
+        /// Whether a record holds all of `movie`: its tracks only as slimming keeps them (the video
+        /// track cut to its edit list, ``PairMedia``), no brands list, top-level boxes or audio.
+        static func isSlim(_ movie: MovieInfo) -> Bool {
+            movie.compatibleBrands.isEmpty && movie.topLevelBoxes.isEmpty && movie.audio.isEmpty
+                && movie.tracks.allSatisfy { t in
+                    t.format == nil && t.width == 0 && t.height == 0 && t.matrix.isEmpty && t.references.isEmpty
+                        && t.sampleCount == 0 && t.metadata == nil && t.enabled
+                }
+        }
+
+        /// A movie; `top` when it is the top-level file's, whose tracks' place is noted.
+        mutating func movie(_ m: MovieInfo, top: Bool) {
+            optional(m.majorBrand) { $0.string($1) }
+            uint(UInt64(m.timescale))
+            uint(m.durationTicks)
+            array(m.keys) { w, k in w.string(k.key); w.string(k.namespace); w.uint(UInt64(k.dataType)); w.value(k.value) }
+            let tracksStart = bytes.count
+            array(m.tracks) { w, t in
+                w.uint(UInt64(t.id)); w.string(t.handler); w.uint(UInt64(t.mediaTimescale)); w.uint(t.mediaDurationTicks)
+                w.array(t.editList) { w, e in w.uint(e.segmentDuration); w.int(e.mediaTime); w.double(e.rate) }
+            }
+            if top, !m.tracks.isEmpty { tracks = tracksStart..<bytes.count }
+            optional(m.stillImageTime) { w, t in
+                w.uint(UInt64(t.trackID)); w.optional(t.value) { $0.int($1) }
+                w.optional(t.dataType) { $0.uint(UInt64($1)) }; w.optional(t.payloadSize) { $0.int($1) }
+                w.int(t.sampleCount); w.optional(t.mediaTime) { $0.double($1) }
+                w.optional(t.presentationTime) { $0.double($1) }; w.double(t.movieDuration)
+            }
+            optional(m.video) { w, v in
+                w.uint(UInt64(v.trackID)); w.string(v.codec); w.optional(v.codecName) { $0.string($1) }
+                w.optional(v.profile) { $0.string($1) }; w.optional(v.level) { $0.string($1) }
+                w.int(v.width); w.int(v.height); w.optional(v.chroma) { $0.string($1) }
+                w.optional(v.bitDepth) { $0.int($1) }; w.optional(v.fullRange) { $0.bool($1) }
+                w.int(v.frameCount); w.double(v.duration); w.double(v.rotation)
+            }
+        }
+
+        /// A motion photo: what it claims (its XMP), where its video lies, and that video (a slim
+        /// movie, as ``MotionPhotoInfo/slimmedForLint()`` leaves it: ``file(_:parentPath:)`` checks).
+        mutating func motionPhoto(_ m: MotionPhotoInfo) {
+            string(m.format.rawValue)
+            let c = m.declared
+            for claim in [c.motionPhoto, c.microVideo, c.version, c.presentationTimestampUs, c.microVideoOffset] {
+                optional(claim) { $0.int($1) }
+            }
+            array(c.items) { w, item in
+                w.optional(item.mime) { $0.string($1) }; w.optional(item.semantic) { $0.string($1) }
+                w.optional(item.length) { $0.int($1) }; w.optional(item.padding) { $0.int($1) }
+            }
+            int(c.itemCount)
+            for place in [c.samsungVideoOffset, c.samsungVideoLength, m.declaredVideoOffset, m.declaredVideoLength,
+                          m.primaryImageEnd, m.videoOffset, m.videoLength] {
+                optional(place) { $0.int($1) }
+            }
+            optional(m.container) { $0.string($1.rawValue) }
+            optional(m.video) { $0.movie($1, top: false) }
+            optional(m.videoError) { $0.issue($1) }
+            array(m.issues) { $0.issue($1) }
         }
     }
 
@@ -426,9 +456,45 @@ enum RecordCodec {
                             let issues = r.array({ $0.issue() }) else { return nil }
                       return AppleMakerNoteInfo(version: version, tags: tags, issues: issues)
                   }),
-                  let noteIssue = optional({ $0.issue() })
+                  let noteIssue = optional({ $0.issue() }),
+                  let motion = optional({ $0.motionPhoto() })
             else { return nil }
-            return StillInfo(width: width, height: height, properties: properties, makerNote: note, makerNoteIssue: noteIssue)
+            var still = StillInfo(width: width, height: height, properties: properties, makerNote: note, makerNoteIssue: noteIssue)
+            still.motionPhoto = motion
+            return still
+        }
+
+        mutating func motionPhoto() -> MotionPhotoInfo? {
+            guard let format = string().flatMap(MotionPhotoInfo.Format.init(rawValue:)) else { return nil }
+            var claims: [Int64?] = []
+            for _ in 0..<5 {
+                guard let claim = optional({ $0.int64() }) else { return nil }
+                claims.append(claim)
+            }
+            guard let items = array({ r -> DirectoryItem? in
+                      guard let mime = r.optional({ $0.name() }), let semantic = r.optional({ $0.name() }),
+                            let length = r.optional({ $0.int64() }), let padding = r.optional({ $0.int64() }) else { return nil }
+                      return DirectoryItem(mime: mime, semantic: semantic, length: length, padding: padding)
+                  }),
+                  let itemCount = int() else { return nil }
+            var places: [Int64?] = []
+            for _ in 0..<7 {
+                guard let place = optional({ $0.int64() }) else { return nil }
+                places.append(place)
+            }
+            guard let container = optional({ $0.string().flatMap(MotionPhotoInfo.Container.init(rawValue:)) }),
+                  let video = optional({ $0.movie(top: false) }),
+                  let videoError = optional({ $0.issue() }),
+                  let issues = array({ $0.issue() }) else { return nil }
+            let declared = MotionPhotoClaims(motionPhoto: claims[0], microVideo: claims[1], version: claims[2],
+                                             presentationTimestampUs: claims[3], microVideoOffset: claims[4], items: items,
+                                             itemCount: itemCount, samsungVideoOffset: places[0], samsungVideoLength: places[1])
+            var motion = MotionPhotoInfo(format: format, declared: declared, primaryImageEnd: places[4], videoOffset: places[5],
+                                         videoLength: places[6], container: container, video: video, videoError: videoError,
+                                         issues: issues)
+            motion.declaredVideoOffset = places[2]
+            motion.declaredVideoLength = places[3]
+            return motion
         }
 
         /// A movie; `top` when it is the top-level file's, whose tracks' place is noted.

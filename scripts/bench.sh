@@ -5,6 +5,7 @@
 #   scripts/bench.sh --pairs 200 --rounds 9
 #   scripts/bench.sh --source fixtures --pairs 1000,10000 --exiftool-max-pairs 0 --no-dump
 #   scripts/bench.sh --source fixtures --names pixel ...   files named as a Pixel names them (26 bytes)
+#   scripts/bench.sh --source fixtures --motion-photos ... each pair made one Android motion photo (N files)
 #   scripts/bench.sh --source fixtures --broken --fix --pairs 20000 --no-cached --exiftool-max-pairs 0 --no-dump
 #                                        every pair broken (each movie its own identifier); times `fix --dry-run` too
 #   LIVELINT_BENCH_BASE=HEAD~5 scripts/bench.sh   also times a build of that commit, alternating

@@ -2,6 +2,7 @@ import Foundation
 import ISOBMFF
 import LiveModel
 import LiveReaders
+import LiveWriters
 
 /// Builds a benchmark library: N Live Photo pairs, byte copies of real pairs with a fresh UUID
 /// written over the identifier in both halves, spread over `YYYY/MM/` folders.
@@ -84,12 +85,14 @@ struct LibraryBuilder {
     /// Writes `count` pairs under `folder` (which must not exist yet). Returns the bytes written.
     /// With `broken`, each movie gets an identifier of its own (a fresh UUID): every pair is then
     /// paired by name with an `identifier-mismatch`, which `livelint fix` repairs (a library
-    /// whose exporter broke every pair).
+    /// whose exporter broke every pair). With `motionPhotos`, each pair is one motion photo
+    /// instead (``motionPhotoTemplate(_:scratch:)``), `STEM.MP.JPG`.
     @discardableResult
     func build(pairs count: Int, into folder: String, naming: Naming = .camera, broken: Bool = false,
-               verify: Bool = true) throws -> Int64 {
+               motionPhotos: Bool = false, verify: Bool = true) throws -> Int64 {
         let fm = FileManager.default
         guard !fm.fileExists(atPath: folder) else { throw BenchError("\(folder) already exists") }
+        if motionPhotos { return try buildMotionPhotos(count, into: folder, naming: naming, verify: verify) }
         let templates = try sources.map(template)
         var written: Int64 = 0
         for i in 0..<count {
@@ -117,6 +120,57 @@ struct LibraryBuilder {
             }
         }
         return written
+    }
+
+    /// `count` motion photos under `folder`, each a copy of one made from a source pair with a
+    /// fresh identifier written over every place its still and its embedded movie hold it.
+    private func buildMotionPhotos(_ count: Int, into folder: String, naming: Naming, verify: Bool) throws -> Int64 {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let templates = try sources.map { try motionPhotoTemplate($0, scratch: folder) }
+        var written: Int64 = 0
+        for i in 0..<count {
+            let t = templates[i % templates.count]
+            let dir = "\(folder)/\(2015 + (i / 12) % 10)/\(String(format: "%02d", 1 + i % 12))"
+            try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let id = Array(UUID().uuidString.uppercased().utf8)
+            var bytes = t.bytes
+            for offset in t.idOffsets { bytes.replaceSubrange(offset..<(offset + id.count), with: id) }
+            let path = "\(dir)/\(naming.stem(i)).MP.\(t.stillExtension)"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            written += Int64(bytes.count)
+            if verify {
+                let read = MediaInspector.inspect(path: path, options: .lint)
+                let expected = String(decoding: id, as: UTF8.self)
+                guard read.contentIdentifier == expected, read.still?.motionPhoto?.hasVideo == true else {
+                    throw BenchError("\(path): reads back identifier \(read.contentIdentifier ?? "none")"
+                                     + " and \(read.still?.motionPhoto?.hasVideo == true ? "a" : "no") motion photo video, expected \(expected) and one")
+                }
+            }
+        }
+        return written
+    }
+
+    /// A source pair made into one motion photo (``MotionPhotoConverter``, through a file in
+    /// `scratch`, removed after), with every place its identifier sits.
+    private func motionPhotoTemplate(_ pair: SourcePair, scratch: String) throws -> (bytes: [UInt8], idOffsets: [Int], stillExtension: String) {
+        let old = Array(pair.identifier.utf8)
+        let output = "\(scratch)/.template.MP.\(Self.ext(pair.still))"
+        do {
+            _ = try MotionPhotoConverter.toMotionPhoto(still: pair.still, movie: pair.movie, output: output)
+        } catch {
+            throw BenchError("\(pair.still): cannot be made a motion photo: \(error)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        var offsets: [Int] = []
+        var from = 0
+        while let at = Self.find(old, in: bytes[from...]) {
+            offsets.append(at)
+            from = at + old.count
+        }
+        guard offsets.count >= 2 else { throw BenchError("\(output): identifier found \(offsets.count) times, not in both still and video") }
+        return (bytes, offsets, Self.ext(pair.still))
     }
 
     /// Reads a source pair and finds where its identifier sits in each half.

@@ -38,10 +38,20 @@ struct SourceOptions: ParsableArguments {
     @Flag(help: "Give every movie an identifier of its own: every pair broken (identifier-mismatch), for timing fix.")
     var broken = false
 
+    @Flag(help: ArgumentHelp("Make each pair one Android motion photo instead (N files, not 2N).",
+                             discussion: "The still with its movie appended and Motion Photo XMP, as `livelint convert --to motion-photo` makes it, named STEM.MP.JPG."))
+    var motionPhotos = false
+
     /// The library's folder name under the workdir: the source, the naming when not the camera's,
-    /// `broken` when every pair is, the size.
+    /// `broken` when every pair is, `motion` for motion photos, the size.
     func folderName(_ kind: String, pairs: Int) -> String {
-        (names == .camera ? "\(kind)" : "\(kind)-\(names.rawValue)") + (broken ? "-broken" : "") + "-\(pairs)"
+        (names == .camera ? "\(kind)" : "\(kind)-\(names.rawValue)") + (broken ? "-broken" : "")
+            + (motionPhotos ? "-motion" : "") + "-\(pairs)"
+    }
+
+    /// What one of the N items is, and how many files N of them make.
+    func items(_ n: Int) -> String {
+        motionPhotos ? "\(n) motion photos (\(n) files)" : "\(n) pairs (\(2 * n) files)"
     }
 
     func builder() throws -> (LibraryBuilder, String) {
@@ -61,8 +71,9 @@ struct Build: ParsableCommand {
 
     func run() throws {
         let (builder, kind) = try sources.builder()
-        let bytes = try builder.build(pairs: pairs, into: folder, naming: sources.names, broken: sources.broken)
-        print("built \(pairs) pairs (\(pairs * 2) files, \(bytes / 1_048_576) MiB) from the \(kind) in \(folder)")
+        let bytes = try builder.build(pairs: pairs, into: folder, naming: sources.names, broken: sources.broken,
+                                      motionPhotos: sources.motionPhotos)
+        print("built \(sources.items(pairs)), \(bytes / 1_048_576) MiB, from the \(kind) in \(folder)")
     }
 }
 
@@ -116,9 +127,10 @@ struct Run: ParsableCommand {
             if !FileManager.default.fileExists(atPath: folder + "/.complete") {
                 try? FileManager.default.removeItem(atPath: folder)
                 let t0 = now()
-                let bytes = try builder.build(pairs: n, into: folder, naming: sources.names, broken: sources.broken)
+                let bytes = try builder.build(pairs: n, into: folder, naming: sources.names, broken: sources.broken,
+                                              motionPhotos: sources.motionPhotos)
                 _ = FileManager.default.createFile(atPath: folder + "/.complete", contents: nil)
-                print(String(format: "built %d pairs (%d MiB) in %.1f s", n, bytes / 1_048_576, now() - t0))
+                print(String(format: "built %@ (%d MiB) in %.1f s", sources.items(n), bytes / 1_048_576, now() - t0))
             }
             try bench(folder: folder, pairs: n, livelint: livelint, compareLint: compareLint,
                       exiftool: n <= exiftoolMaxPairs ? exiftool : nil)
@@ -140,7 +152,7 @@ struct Run: ParsableCommand {
 
     func bench(folder: String, pairs n: Int, livelint: String, compareLint: [String]?, exiftool: String?) throws {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let files = 2 * n
+        let files = sources.motionPhotos ? n : 2 * n
         let lintArgv = lintArgs.split(separator: " ").map(String.init)
         // The floor is the C program when it builds (a Swift floor spends ~20 ms starting up).
         let floor = cFloorBinary().map { [$0, folder] } ?? [me, "floor", folder]
@@ -178,7 +190,7 @@ struct Run: ParsableCommand {
         }
         let floorWall = median(samples["floor"]?.map(\.wall) ?? [])
         let floorCPU = median(samples["floor"]?.map(\.cpu) ?? [])
-        print("\n\(n) pairs (\(files) files), warm cache, median of \(rounds) alternating rounds (floor: \(floor[0].hasSuffix("io-floor") ? "C" : "Swift")):")
+        print("\n\(sources.items(n)), warm cache, median of \(rounds) alternating rounds (floor: \(floor[0].hasSuffix("io-floor") ? "C" : "Swift")):")
         print("  tool           wall s    ×floor   cpu s    ×floor   read/file     peak RSS   exit")
         for tool in tools {
             guard let s = samples[tool.name], !s.isEmpty else { continue }

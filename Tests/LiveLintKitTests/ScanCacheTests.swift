@@ -559,9 +559,10 @@ import Testing
     }
 
     /// Every kind of motion photo the rules' examples make (Google's directory, MicroVideo,
-    /// Samsung's trailer, a bare MP4; its video found or not; also a Live Photo still) comes back
-    /// from its record as it went in, claims, places and slim video; a record is never cut short
-    /// of a field (a byte more or less does not decode).
+    /// Samsung's trailer, a bare MP4; its video found or not; also a Live Photo still), and one
+    /// whose every place differs from every other (claimed, found, Samsung's, the primary image's
+    /// end) with a directory count that is not its items', comes back from its record as it went
+    /// in; no shorter run of the record's bytes, and no longer one, decodes.
     @Test func motionPhotosRoundTrip() throws {
         let keys = try LintEngine(rules: builtinRules).metadataKeys
         var files: [MediaFile] = []
@@ -574,6 +575,15 @@ import Testing
         broken.still?.motionPhoto?.videoError = ReadIssue(.malformed, "no moov", location: "mpvd", offset: 12)
         broken.still?.motionPhoto?.issues = [ReadIssue(.unsupported, "two videos")]
         files.append(broken)
+        var odd = MediaFile.motionPhoto(declaredLength: 900_000, videoOffset: 2_500_000, videoLength: 1_200_000)
+        odd.still?.motionPhoto?.declared.items.insert(DirectoryItem(mime: "image/jpeg", semantic: "GainMap", length: 4_096, padding: 8), at: 1)
+        odd.still?.motionPhoto?.declared.itemCount = 9
+        odd.still?.motionPhoto?.declared.microVideo = 0
+        odd.still?.motionPhoto?.declared.microVideoOffset = 17
+        odd.still?.motionPhoto?.declared.samsungVideoOffset = 11
+        odd.still?.motionPhoto?.declared.samsungVideoLength = 13
+        odd.still?.motionPhoto?.primaryImageEnd = 2_400_000
+        files.append(odd)
         for file in files {
             let slim = file.slimmedForLint(keeping: keys)
             #expect(slim.still?.motionPhoto != nil)
@@ -582,7 +592,7 @@ import Testing
             #expect(back.map(Self.dumped) == Self.dumped(slim))
             #expect(back?.still?.motionPhoto?.declaredVideoOffset == slim.still?.motionPhoto?.declaredVideoOffset)
             #expect(back?.still?.motionPhoto?.declared == slim.still?.motionPhoto?.declared)
-            for cut in [Array(record.dropLast()), record + [0]] {
+            for cut in (0..<record.count).map({ Array(record.prefix($0)) }) + [record + [0]] {
                 #expect(cut.withUnsafeBytes { RecordCodec.decode($0, path: slim.path, names: RecordCodec.Names()) } == nil)
             }
         }

@@ -97,8 +97,7 @@ struct LibraryBuilder {
         var written: Int64 = 0
         for i in 0..<count {
             let t = templates[i % templates.count]
-            let dir = "\(folder)/\(2015 + (i / 12) % 10)/\(String(format: "%02d", 1 + i % 12))"
-            try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let dir = try Self.folder(i, in: folder)
             let id = Array(UUID().uuidString.uppercased().utf8)
             let movieID = broken ? Array(UUID().uuidString.uppercased().utf8) : id
             var still = t.still, movie = t.movie
@@ -126,13 +125,15 @@ struct LibraryBuilder {
     /// fresh identifier written over every place its still and its embedded movie hold it.
     private func buildMotionPhotos(_ count: Int, into folder: String, naming: Naming, verify: Bool) throws -> Int64 {
         let fm = FileManager.default
-        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let templates = try sources.map { try motionPhotoTemplate($0, scratch: folder) }
+        // Made before the library's folder, so that a source that cannot be converted leaves none.
+        let scratch = NSTemporaryDirectory() + "livelint-bench-\(getpid())"
+        try fm.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? fm.removeItem(atPath: scratch) }
+        let templates = try sources.map { try motionPhotoTemplate($0, scratch: scratch) }
         var written: Int64 = 0
         for i in 0..<count {
             let t = templates[i % templates.count]
-            let dir = "\(folder)/\(2015 + (i / 12) % 10)/\(String(format: "%02d", 1 + i % 12))"
-            try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let dir = try Self.folder(i, in: folder)
             let id = Array(UUID().uuidString.uppercased().utf8)
             var bytes = t.bytes
             for offset in t.idOffsets { bytes.replaceSubrange(offset..<(offset + id.count), with: id) }
@@ -141,10 +142,12 @@ struct LibraryBuilder {
             written += Int64(bytes.count)
             if verify {
                 let read = MediaInspector.inspect(path: path, options: .lint)
+                let motion = read.still?.motionPhoto
                 let expected = String(decoding: id, as: UTF8.self)
-                guard read.contentIdentifier == expected, read.still?.motionPhoto?.hasVideo == true else {
-                    throw BenchError("\(path): reads back identifier \(read.contentIdentifier ?? "none")"
-                                     + " and \(read.still?.motionPhoto?.hasVideo == true ? "a" : "no") motion photo video, expected \(expected) and one")
+                guard read.contentIdentifier == expected, motion?.hasVideo == true, motion?.videoError == nil,
+                      motion?.video?.contentIdentifier == expected else {
+                    throw BenchError("\(path): reads back identifier \(read.contentIdentifier ?? "none"), its video's"
+                                     + " \(motion?.video?.contentIdentifier ?? "none"), expected \(expected) in both")
                 }
             }
         }
@@ -152,10 +155,11 @@ struct LibraryBuilder {
     }
 
     /// A source pair made into one motion photo (``MotionPhotoConverter``, through a file in
-    /// `scratch`, removed after), with every place its identifier sits.
+    /// `scratch`), with every place its identifier sits: in the still's makernote and in the
+    /// embedded movie's keys.
     private func motionPhotoTemplate(_ pair: SourcePair, scratch: String) throws -> (bytes: [UInt8], idOffsets: [Int], stillExtension: String) {
-        let old = Array(pair.identifier.utf8)
-        let output = "\(scratch)/.template.MP.\(Self.ext(pair.still))"
+        let old = try Self.identifierBytes(pair)
+        let output = "\(scratch)/template.MP.\(Self.ext(pair.still))"
         do {
             _ = try MotionPhotoConverter.toMotionPhoto(still: pair.still, movie: pair.movie, output: output)
         } catch {
@@ -163,20 +167,39 @@ struct LibraryBuilder {
         }
         defer { try? FileManager.default.removeItem(atPath: output) }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
-        var offsets: [Int] = []
-        var from = 0
-        while let at = Self.find(old, in: bytes[from...]) {
-            offsets.append(at)
-            from = at + old.count
-        }
+        let offsets = Self.offsets(of: old, in: bytes[...])
         guard offsets.count >= 2 else { throw BenchError("\(output): identifier found \(offsets.count) times, not in both still and video") }
         return (bytes, offsets, Self.ext(pair.still))
     }
 
-    /// Reads a source pair and finds where its identifier sits in each half.
-    private func template(_ pair: SourcePair) throws -> Template {
+    /// The pair's identifier as bytes: 36 of them, what a fresh UUID is written over.
+    private static func identifierBytes(_ pair: SourcePair) throws -> [UInt8] {
         let old = Array(pair.identifier.utf8)
         guard old.count == 36 else { throw BenchError("\(pair.still): identifier '\(pair.identifier)' is not 36 bytes long") }
+        return old
+    }
+
+    /// The `YYYY/MM` folder of the `i`th pair under `root`, made.
+    private static func folder(_ i: Int, in root: String) throws -> String {
+        let dir = "\(root)/\(2015 + (i / 12) % 10)/\(String(format: "%02d", 1 + i % 12))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Where each occurrence of `needle` in `haystack` starts, none overlapping.
+    static func offsets(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> [Int] {
+        var offsets: [Int] = []
+        var from = haystack.startIndex
+        while from < haystack.endIndex, let at = find(needle, in: haystack[from...]) {
+            offsets.append(at)
+            from = at + needle.count
+        }
+        return offsets
+    }
+
+    /// Reads a source pair and finds where its identifier sits in each half.
+    private func template(_ pair: SourcePair) throws -> Template {
+        let old = try Self.identifierBytes(pair)
         let still = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pair.still)))
         guard let note = StillReader.makerNoteBytes(path: pair.still), let noteAt = Self.find(note, in: still[...]),
               let idInNote = Self.find(old, in: note[...]) else {
@@ -187,12 +210,7 @@ struct LibraryBuilder {
         guard let moov = scan.first("moov"), let end = Int(exactly: moov.endOffset), end <= movie.count else {
             throw BenchError("\(pair.movie): no readable moov")
         }
-        var offsets: [Int] = []
-        var from = Int(moov.offset)
-        while let at = Self.find(old, in: movie[from..<end]) {
-            offsets.append(at)
-            from = at + old.count
-        }
+        let offsets = Self.offsets(of: old, in: movie[Int(moov.offset)..<end])
         guard !offsets.isEmpty else { throw BenchError("\(pair.movie): identifier not found inside moov") }
         return Template(still: still, stillIDOffset: noteAt + idInNote, stillExtension: Self.ext(pair.still),
                         movie: movie, movieIDOffsets: offsets, movieExtension: Self.ext(pair.movie))

@@ -39,8 +39,12 @@ struct SourceOptions: ParsableArguments {
     var broken = false
 
     @Flag(help: ArgumentHelp("Make each pair one Android motion photo instead (N files, not 2N).",
-                             discussion: "The still with its movie appended and Motion Photo XMP, as `livelint convert --to motion-photo` makes it, named STEM.MP.JPG."))
+                             discussion: "The still with its movie appended and Motion Photo XMP, as `livelint convert --to motion-photo` makes it, named STEM.MP.JPG (or .MP.HEIC). Not with --broken: a motion photo has no second half to break."))
     var motionPhotos = false
+
+    func validate() throws {
+        if motionPhotos && broken { throw ValidationError("--motion-photos makes one file of each pair: it has no movie of its own for --broken to break") }
+    }
 
     /// The library's folder name under the workdir: the source, the naming when not the camera's,
     /// `broken` when every pair is, `motion` for motion photos, the size.

@@ -3,8 +3,8 @@
 ///
 /// Parsing a movie visits every box of its `moov`; building each box's path as a `String` up
 /// front cost more than reading the boxes (issue 4's profile). A chain of one small object per
-/// component came next, and its allocations, releases and deinits were still about a tenth of
-/// an uncached lint's CPU on small movies (issue 13): a path is made for every container the
+/// component came next, and its allocations, releases and deinits were still several percent
+/// of an uncached lint's CPU on small movies (issue 13): a path is made for every container the
 /// index parses and every box a reader opens, and almost none is ever shown. So up to
 /// ``inlineCapacity`` box components are held in the value itself (a type and an index each),
 /// and appending one copies the value and allocates nothing. Free text, a ninth box, or an index

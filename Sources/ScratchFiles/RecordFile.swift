@@ -14,14 +14,18 @@ public protocol ScratchRecord {
     init?(decoding bytes: UnsafeRawBufferPointer)
 }
 
+/// ``RecordFile/cachedChunks``: a chunk for each core, at least 8 (counted once).
+@usableFromInline let recordFileCachedChunks = max(8, ProcessInfo.processInfo.activeProcessorCount)
+
 /// Records appended one after another to an unlinked temporary file (``TemporaryFile``), each
 /// behind its length (4 bytes), and read back by index: a list of values of any length that a
 /// library-sized scan does not hold (issue 13: flat memory; the report's findings are kept this
 /// way, ``SortedRecords``).
 ///
 /// What stays in memory is the write buffer (64 KiB), where every ``chunk``th record starts (8
-/// bytes for 64 records) and the last chunk read, decoded: a read of record `i` decodes its chunk
-/// whole, so a reader going through the list in order reads the file a chunk at a time.
+/// bytes for 64 records) and the last few chunks read, decoded (``cachedChunks``): a read of
+/// record `i` decodes its chunk whole, so a reader going through the list in order reads the file
+/// a chunk at a time, and so does each of several readers on threads of their own.
 ///
 /// Where no temporary file can be made, the records stay in memory; where the disk refuses a
 /// write, the records from there on stay in the write buffer (memory pays, never the list). A
@@ -51,11 +55,13 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     @inlinable public var count: Int { lock.withLock { appended } }
     @usableFromInline var appended = 0
     @usableFromInline let directory: String
-    /// The chunks read last (a few: readers on several threads, each at its own place, would
-    /// otherwise take turns decoding each other's), the oldest replaced first.
+    /// The chunks read last, the oldest replaced first: one for each reader at its own place (the
+    /// JSON report's threads, as many as the cores), which would otherwise take turns decoding
+    /// each other's.
     @usableFromInline var cached: [(chunk: Int, values: [Element])] = []
     @usableFromInline var oldestCached = 0
-    @usableFromInline static var cachedChunks: Int { 8 }
+    /// A chunk for each core, at least 8 (a few KiB each).
+    @usableFromInline static var cachedChunks: Int { recordFileCachedChunks }
     @usableFromInline let lock = NSLock()
 
     /// Records written to a temporary file in `directory` (named from `prefix` while it is made),
@@ -110,9 +116,11 @@ public final class RecordFile<Element: ScratchRecord>: @unchecked Sendable {
     /// Puts the record `write` appends to the buffer behind its length, noting where a chunk
     /// starts; under the lock, with a file.
     @inlinable func appendRecord(_ write: (inout [UInt8]) -> Void) {
-        // The chunk read last grows: read it again when asked.
-        cached.removeAll { $0.chunk == appended / chunk }
-        oldestCached = 0
+        // The chunk being appended to grows: read it again when asked.
+        if let grown = cached.firstIndex(where: { $0.chunk == appended / chunk }) {
+            cached.remove(at: grown)
+            oldestCached = 0
+        }
         let at = pending.count
         if appended % chunk == 0 { starts.append(written + Int64(at)) }
         for _ in 0..<4 { pending.append(0) }

@@ -8,9 +8,10 @@ import ScratchFiles
 /// anything else (tracks, audio streams, libmediainfo properties…), which is then simply not
 /// cached, so a record can never drop a field. A motion photo is written with its claims, where
 /// its video lies and the slim movie it is (since format 4; before, such a still was read every
-/// time and, in a scan past 10,000 files, held in memory whole). The path is not stored: a record is found by its
-/// path, and `.livp` members are stored by their name inside the archive. Decoding checks every
-/// length against the bytes left and returns nil for anything damaged (a cache miss).
+/// time and, in a scan past 10,000 files, held in memory whole). The path is not stored: a record
+/// is found by its path, and `.livp` members are stored by their name inside the archive.
+/// Decoding checks every length against the bytes left and returns nil for anything damaged (a
+/// cache miss).
 ///
 /// A test runs every fixture and corpus file through encode and decode and compares `dump()` of
 /// both, so a field added to the model and kept by slimming fails until it is written here
@@ -212,18 +213,18 @@ enum RecordCodec {
         mutating func motionPhoto(_ m: MotionPhotoInfo) {
             string(m.format.rawValue)
             let c = m.declared
-            for claim in [c.motionPhoto, c.microVideo, c.version, c.presentationTimestampUs, c.microVideoOffset] {
-                optional(claim) { $0.int($1) }
-            }
+            optional(c.motionPhoto) { $0.int($1) }; optional(c.microVideo) { $0.int($1) }
+            optional(c.version) { $0.int($1) }; optional(c.presentationTimestampUs) { $0.int($1) }
+            optional(c.microVideoOffset) { $0.int($1) }
             array(c.items) { w, item in
                 w.optional(item.mime) { $0.string($1) }; w.optional(item.semantic) { $0.string($1) }
                 w.optional(item.length) { $0.int($1) }; w.optional(item.padding) { $0.int($1) }
             }
             int(c.itemCount)
-            for place in [c.samsungVideoOffset, c.samsungVideoLength, m.declaredVideoOffset, m.declaredVideoLength,
-                          m.primaryImageEnd, m.videoOffset, m.videoLength] {
-                optional(place) { $0.int($1) }
-            }
+            optional(c.samsungVideoOffset) { $0.int($1) }; optional(c.samsungVideoLength) { $0.int($1) }
+            optional(m.declaredVideoOffset) { $0.int($1) }; optional(m.declaredVideoLength) { $0.int($1) }
+            optional(m.primaryImageEnd) { $0.int($1) }; optional(m.videoOffset) { $0.int($1) }
+            optional(m.videoLength) { $0.int($1) }
             optional(m.container) { $0.string($1.rawValue) }
             optional(m.video) { $0.movie($1, top: false) }
             optional(m.videoError) { $0.issue($1) }
@@ -465,35 +466,32 @@ enum RecordCodec {
         }
 
         mutating func motionPhoto() -> MotionPhotoInfo? {
-            guard let format = string().flatMap(MotionPhotoInfo.Format.init(rawValue:)) else { return nil }
-            var claims: [Int64?] = []
-            for _ in 0..<5 {
-                guard let claim = optional({ $0.int64() }) else { return nil }
-                claims.append(claim)
-            }
-            guard let items = array({ r -> DirectoryItem? in
+            guard let format = string().flatMap(MotionPhotoInfo.Format.init(rawValue:)),
+                  let motionPhoto = optional({ $0.int64() }), let microVideo = optional({ $0.int64() }),
+                  let version = optional({ $0.int64() }), let timestamp = optional({ $0.int64() }),
+                  let microVideoOffset = optional({ $0.int64() }),
+                  let items = array({ r -> DirectoryItem? in
                       guard let mime = r.optional({ $0.name() }), let semantic = r.optional({ $0.name() }),
                             let length = r.optional({ $0.int64() }), let padding = r.optional({ $0.int64() }) else { return nil }
                       return DirectoryItem(mime: mime, semantic: semantic, length: length, padding: padding)
                   }),
-                  let itemCount = int() else { return nil }
-            var places: [Int64?] = []
-            for _ in 0..<7 {
-                guard let place = optional({ $0.int64() }) else { return nil }
-                places.append(place)
-            }
-            guard let container = optional({ $0.string().flatMap(MotionPhotoInfo.Container.init(rawValue:)) }),
+                  let itemCount = int(),
+                  let samsungOffset = optional({ $0.int64() }), let samsungLength = optional({ $0.int64() }),
+                  let declaredOffset = optional({ $0.int64() }), let declaredLength = optional({ $0.int64() }),
+                  let primaryImageEnd = optional({ $0.int64() }), let videoOffset = optional({ $0.int64() }),
+                  let videoLength = optional({ $0.int64() }),
+                  let container = optional({ $0.string().flatMap(MotionPhotoInfo.Container.init(rawValue:)) }),
                   let video = optional({ $0.movie(top: false) }),
                   let videoError = optional({ $0.issue() }),
                   let issues = array({ $0.issue() }) else { return nil }
-            let declared = MotionPhotoClaims(motionPhoto: claims[0], microVideo: claims[1], version: claims[2],
-                                             presentationTimestampUs: claims[3], microVideoOffset: claims[4], items: items,
-                                             itemCount: itemCount, samsungVideoOffset: places[0], samsungVideoLength: places[1])
-            var motion = MotionPhotoInfo(format: format, declared: declared, primaryImageEnd: places[4], videoOffset: places[5],
-                                         videoLength: places[6], container: container, video: video, videoError: videoError,
+            let declared = MotionPhotoClaims(motionPhoto: motionPhoto, microVideo: microVideo, version: version,
+                                             presentationTimestampUs: timestamp, microVideoOffset: microVideoOffset, items: items,
+                                             itemCount: itemCount, samsungVideoOffset: samsungOffset, samsungVideoLength: samsungLength)
+            var motion = MotionPhotoInfo(format: format, declared: declared, primaryImageEnd: primaryImageEnd, videoOffset: videoOffset,
+                                         videoLength: videoLength, container: container, video: video, videoError: videoError,
                                          issues: issues)
-            motion.declaredVideoOffset = places[2]
-            motion.declaredVideoLength = places[3]
+            motion.declaredVideoOffset = declaredOffset
+            motion.declaredVideoLength = declaredLength
             return motion
         }
 

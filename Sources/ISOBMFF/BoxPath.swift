@@ -41,9 +41,10 @@ public struct BoxPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     /// The empty path (a top-level box's parent).
     public init() { node = nil }
 
-    /// A path given as text (`"moov/trak[1]"`); the empty string is the empty path.
+    /// A path given as text (`"moov/trak[1]"`; `"moov"` is a box's name, held inline, as
+    /// ``appending(_:)-(String)`` holds it); the empty string is the empty path.
     public init(_ text: String) {
-        node = text.isEmpty ? nil : Node(parent: BoxPath(), component: .text(text))
+        self = BoxPath().appending(text)
     }
 
     public init(stringLiteral value: String) { self.init(value) }
@@ -78,20 +79,8 @@ public struct BoxPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     /// same text either way.
     public func appending(_ text: String) -> BoxPath {
         if text.isEmpty { return self }
-        if let type = Self.boxName(text) { return appending(type) }
+        if let type = BoxType(alphanumeric: text) { return appending(type) }
         return appendingNode(.text(text))
-    }
-
-    /// `text` as a box type when it is four ASCII letters or digits, which a box type renders
-    /// back unchanged.
-    private static func boxName(_ text: String) -> BoxType? {
-        let type = text.utf8.withContiguousStorageIfAvailable { b -> BoxType? in
-            guard b.count == 4, b.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
-                return nil
-            }
-            return BoxType(rawValue: bigEndianU32(b, at: 0))
-        }
-        return type ?? nil
     }
 
     /// The path as text: components joined by `/` (`moov/trak[2]/mdia`).

@@ -32,6 +32,19 @@ public struct BoxType: Sendable, Hashable, ExpressibleByStringLiteral, CustomStr
 
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// The type `name` spells when it is four ASCII letters or digits (`mdia`, `avc1`), which
+    /// ``description`` renders back unchanged; nil otherwise. Read in place, as ``init(_:)`` reads.
+    public init?(alphanumeric name: String) {
+        let type = name.utf8.withContiguousStorageIfAvailable { b -> UInt32? in
+            guard b.count == 4, b.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
+                return nil
+            }
+            return bigEndianU32(b, at: 0)
+        }
+        guard let type, let type else { return nil }
+        rawValue = type
+    }
+
     /// The four bytes, big-endian.
     public var bytes: [UInt8] {
         [UInt8(rawValue >> 24), UInt8((rawValue >> 16) & 0xFF), UInt8((rawValue >> 8) & 0xFF), UInt8(rawValue & 0xFF)]

@@ -272,7 +272,7 @@ public struct FileSummary: PairHalf {
     public init(_ file: MediaFile, slot: Int, member: Int = -1, folders: inout RecentFolders) {
         let members = file.members.map { list in list.indices.map { FileSummary(list[$0], slot: slot, member: $0, folders: &folders) } }
         self.init(path: file.path, kind: file.kind, format: file.format, identifier: IdentifierKey(file.contentIdentifier),
-                  hasMotionVideo: file.still?.motionPhoto?.hasVideo == true, error: file.error?.description,
+                  hasMotionVideo: file.hasMotionVideo, error: file.error?.description,
                   sidecar: file.sidecar?.path, members: members, member: member, slot: slot, folders: &folders)
     }
 

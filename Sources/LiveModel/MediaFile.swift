@@ -239,6 +239,12 @@ public struct MediaFile: Sendable {
         return storage.movie?.value.contentIdentifier
     }
 
+    /// Whether the still holds a motion photo whose video was found, read inside the boxes as
+    /// ``contentIdentifier`` is (a summary is made of every file read).
+    public var hasMotionVideo: Bool {
+        storage.still?.value.motionPhoto?.hasVideo == true
+    }
+
     /// The file name's extension, lower-cased, without the dot ("" when none).
     public var pathExtension: String {
         let ascii = PathText.withASCII(path) { b -> String in

@@ -13,7 +13,7 @@ enum CommonVerdicts {
 
     /// A motion photo (the video inside the still): what apps that read them do.
     static func motionPhoto(_ still: MediaFile, _ app: String, reads: Bool) -> ConsumerVerdict? {
-        guard still.still?.motionPhoto?.hasVideo == true else { return nil }
+        guard still.hasMotionVideo else { return nil }
         return reads
             ? ConsumerVerdict(.live, "\(app) plays the video embedded in the motion photo")
             : ConsumerVerdict(.unsupported, "\(app) shows a motion photo as a still only; the embedded video is not played",

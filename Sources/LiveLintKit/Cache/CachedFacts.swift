@@ -193,7 +193,7 @@ extension CachedFacts {
         kind = file.kind
         format = file.format
         identifier = IdentifierKey(file.contentIdentifier)
-        hasMotionVideo = file.still?.motionPhoto?.hasVideo == true
+        hasMotionVideo = file.hasMotionVideo
         error = file.error?.description
         self.tracks = tracks
         self.findings = findings

@@ -73,8 +73,10 @@ public struct LibraryWalker: Sendable {
     /// a read that is done with the files before one frees them as it goes (``release(below:)``):
     /// the listing is not held whole beside every file read (issue 13). A walk of one folder
     /// appends its files in order already (``LibraryWalker`` visits each folder's entries in the
-    /// order of the paths they lead to), straight into the chunks; only files appended out of
-    /// order (several folders given) are sorted into new chunks, the old ones held meanwhile.
+    /// order of the paths they lead to), straight into the chunks; files appended out of order
+    /// (several folders given, or a name followed by a sibling that sorts before its files) are
+    /// sorted into new chunks, or, once chunks went to disk, merged there as runs in order
+    /// (``mergeRuns()``, in passes past ``maxRuns``).
     public struct Listing: RandomAccessCollection, Sendable {
         /// Files per chunk.
         static let chunkSize = 4096
@@ -406,11 +408,7 @@ public struct LibraryWalker: Sendable {
         /// one chunk's marks are held however many entries go (a hard-linked copy of a tree).
         mutating func remove(sortedIndices indices: ((Int) -> Void) -> Void) {
             precondition(!isSorted, "files are dropped before the listing is sorted")
-            var kept = Listing()
-            kept.roots = roots
-            kept.spillAbove = spillAbove
-            kept.spillDirectory = spillDirectory
-            kept.spillMaps = spillMaps
+            var kept = emptyCopy()
             var nextChunk = 0
             var marked = [Bool](repeating: false, count: Self.chunkSize)
             var markedChunk = -1
@@ -451,7 +449,7 @@ public struct LibraryWalker: Sendable {
         private mutating func add(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
             if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.chunkSize {
                 if !chunks.isEmpty {
-                    Self.trim(&chunks[chunks.count - 1])
+                    trimLast()
                     spillFullChunks()
                 }
                 var chunk = Chunk()
@@ -501,12 +499,17 @@ public struct LibraryWalker: Sendable {
             chunk.bytes = chunk.bytes.withUnsafeBufferPointer { [UInt8]($0) }
         }
 
+        /// The last chunk held trimmed (``trim(_:)``), once nothing more is appended to it.
+        private mutating func trimLast() {
+            if let end = chunks.indices.last { Self.trim(&chunks[end]) }
+        }
+
         /// Puts the files in display-path order, byte by byte. A listing appended in order is
         /// sorted already; any other is copied into new chunks in order, the old ones then freed.
         mutating func sort() {
             precondition(!isSorted, "a listing is sorted once, when the walk is done")
             isSorted = true
-            if let end = chunks.indices.last { Self.trim(&chunks[end]) }
+            trimLast()
             guard !inOrder else { return }
             if !sortsInMemory, let spill, spill.count > 0 { return mergeRuns() }
             // A listing whose chunks were written out is sorted in memory only when a merge left
@@ -533,7 +536,7 @@ public struct LibraryWalker: Sendable {
                 let c = Int(at.chunk), r = Int(at.record)
                 old[c].withPath(r) { add($0, root: old[c].roots.value(at: r), stat: old[c].stat(r)) }
             }
-            if let end = chunks.indices.last { Self.trim(&chunks[end]) }
+            trimLast()
         }
 
         /// The runs of files in order merged into a listing in order, which writes its full chunks
@@ -544,15 +547,16 @@ public struct LibraryWalker: Sendable {
         /// way, until few enough are left (a library with many names that begin a sibling's, as
         /// `Trip` and `Trip 2`, was sorted in memory). Files alike keep the order they came in.
         private mutating func mergeRuns() {
-            var runs = zip([0] + breaks, breaks + [total]).map { start, end in
-                Run(start: start, end: end, chunk: chunkSource())
-            }
+            let chunks = chunkSource()
+            var runs = zip([0] + breaks, breaks + [total]).map { start, end in Run(start: start, end: end, chunk: chunks) }
             while runs.count > Self.maxRuns {
                 var merged: [Run] = []
                 var rest: [Run?] = runs
                 runs = []
                 for first in stride(from: 0, to: rest.count, by: Self.maxRuns) {
-                    // Each group's runs let go once merged (their chunks, read back or held).
+                    // Each group's runs let go once merged: on a later pass, the temporary
+                    // files of the runs merged before (the first pass's read this listing's own
+                    // chunks, let go when it is replaced).
                     let range = first..<Swift.min(first + Self.maxRuns, rest.count)
                     let group = rest[range].map { $0! }
                     for k in range { rest[k] = nil }
@@ -560,7 +564,7 @@ public struct LibraryWalker: Sendable {
                     var out = emptyCopy()
                     if out.spillAbove != nil { out.spillAbove = 0 }
                     Self.merge(group[...], into: &out)
-                    if let end = out.chunks.indices.last { Self.trim(&out.chunks[end]) }
+                    out.trimLast()
                     merged.append(Run(start: 0, end: out.total, chunk: out.chunkSource()))
                 }
                 runs = merged
@@ -571,7 +575,7 @@ public struct LibraryWalker: Sendable {
             // Only a chunk that could not be read back (its files nameless, in the middle of a run)
             // leaves the merged listing out of order: it is then sorted as any listing is.
             if out.inOrder {
-                if let end = out.chunks.indices.last { Self.trim(&out.chunks[end]) }
+                out.trimLast()
                 out.isSorted = true
             } else {
                 // In memory, not merged again (a disk failing again would fail the merge again).
@@ -873,7 +877,7 @@ public struct LibraryWalker: Sendable {
             }
             guard error == 0 else {
                 // A dangling link, or a file removed while we walked.
-                problems.append(Problem(path: shown, message: "cannot read: \(String(cString: strerror(error)))"))
+                problems.append(Problem(path: shown, message: "cannot read: \(Self.errnoText(error))"))
                 continue
             }
             switch child.st_mode & S_IFMT {
@@ -946,8 +950,8 @@ public struct LibraryWalker: Sendable {
         return p
     }
 
-    static func errnoText() -> String {
-        String(cString: strerror(errno))
+    static func errnoText(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
     }
 }
 

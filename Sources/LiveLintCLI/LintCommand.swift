@@ -154,8 +154,7 @@ struct LintCommand: AsyncParsableCommand {
 
             let colored = output == nil && format == .text && Terminal.useColor(color, fd: STDOUT_FILENO)
             var reportOptions = LintReportOptions(verbose: verbose, color: colored)
-            // No more than the cores: each thread holds a share of the report at a time.
-            reportOptions.threads = min(jobs ?? LintOptions.defaultJobs, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            reportOptions.threads = lintOptions.jobs
             if format == .html { reportOptions.html.thumbnailSource = scan.thumbnailSource(thumbnails ?? .findings) }
             let report = LintReport(format: format, failOn: scan.failOn(failOn),
                                     options: reportOptions, rules: scan.ruleSummaries)

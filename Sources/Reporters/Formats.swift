@@ -1,3 +1,4 @@
+import Foundation
 import LiveLintEngine
 import LiveModel
 
@@ -114,7 +115,10 @@ public enum LintReporters {
                              toolVersion: String, failOn: Severity = .error,
                              options: LintReportOptions = LintReportOptions(), to sink: (String) -> Void) {
         switch format {
-        case .json: LintJSONReporter.write(result, toolVersion: toolVersion, threads: options.threads, to: sink)
+        case .json:
+            // No more than the cores: each thread holds its share's text at a time.
+            let threads = min(options.threads, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            LintJSONReporter.write(result, toolVersion: toolVersion, threads: threads, to: sink)
         case .jsonl: LintJSONLinesReporter.write(result, toolVersion: toolVersion, to: sink)
         case .text: LintTextReporter.write(result, options: options, to: sink)
         case .junit: JUnitReporter.write(result, failOn: failOn, scratch: options.scratchDirectory, runSize: options.scratchRun, to: sink)

@@ -558,7 +558,8 @@ private final class Pending<Value: Sendable>: @unchecked Sendable {
             made = make()
             done.signal()
         }
-        // As large as the main thread's: pairing and the scan rules run there.
+        // As large as the main thread's and, on Linux, libdispatch's workers' (8 MiB): pairing and
+        // the scan rules run here as they do there (the held scan's buckets).
         thread.stackSize = 8 << 20
         thread.start()
     }

@@ -9,7 +9,7 @@ import LiveReaders
 /// Each file is slimmed (``MediaFile/slimmedForLint(keeping:)``, keeping what the engine's rules
 /// read) and checked by the engine's file rules (``LintEngine/fileFindings(_:)``) inside the
 /// task that read it (a few files a task), right after it is read, so memory holds at most `jobs`
-/// fully-read files plus, per file
+/// fully-read files (and up to ``largestBatch`` slim ones a task, waiting for its batch) plus, per file
 /// kept, a summary and its slim record (or, with `spill`, the record's place in a temporary file:
 /// ``ScanRecords``), and the file rules run once per file, in parallel; with a `shard`, files
 /// of other shards are dropped there too. A Takeout sidecar matching a file (``SidecarIndex``) is

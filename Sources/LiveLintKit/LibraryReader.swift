@@ -96,6 +96,9 @@ enum LibraryReader {
         deliveryWindow: Int = LibraryReader.deliveryWindow, onRead: (Read) -> Void = { _ in }
     ) async -> Library {
         var entries = consume entries
+        // Read once: `entries.count` in the loop below copied the listing out of the variable
+        // the loop captures, a file (a retain and a release of each of its buffers).
+        let total = entries.count
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
         let options = scanOptions
@@ -232,8 +235,8 @@ enum LibraryReader {
             /// `waiting`, and that stays small.
             func submit() -> Bool {
                 var batch: [Job] = []
-                let size = Self.batchSize(remaining: entries.count - next, jobs: limit)
-                while next < entries.count, batch.count < size {
+                let size = Self.batchSize(remaining: total - next, jobs: limit)
+                while next < total, batch.count < size {
                     if running > 0 || !batch.isEmpty, next - nextIndex >= deliveryWindow { break }
                     let index = next
                     let entry = entries[index]

@@ -165,9 +165,16 @@ final class ScanRecords: FileStore {
         guard spilling,
               let spilled = Slot.spilled(offset: end + Int64(buffer.count), count: pathLength + 4 + bytes.count,
                                          kind: kind, format: format) else { return nil }
-        withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer += $0 }
-        buffer += path.utf8
-        buffer += bytes
+        // Copied from their bytes: appended as collections (the path's UTF-8 view, the array),
+        // they were retained and released at each step, a file.
+        var path = path
+        path.withUTF8 { path in
+            bytes.withUnsafeBufferPointer { bytes in
+                withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer.append(contentsOf: $0) }
+                buffer.append(contentsOf: path)
+                buffer.append(contentsOf: bytes)
+            }
+        }
         slots.append(spilled)
         if buffer.count >= Self.bufferSize { flush() }
         return slot

@@ -151,7 +151,19 @@ public struct LibraryWalker: Sendable {
             private var reader: FileByteSource?
             /// The chunk read last, and its index (-1: none).
             private var lastIndex = -1
-            private var lastChunk = Chunk()
+            private var lastChunk: HeldChunk?
+            /// A chunk read back, held where each file's entry borrows it (a chunk handed on
+            /// from a variable is copied: a retain and a release of each of its five buffers, a
+            /// file; about 3 % of the samples of a cached run's delivering task in a profile: issue 13).
+            final class HeldChunk: Sendable {
+                let chunk: Chunk
+                init(_ chunk: Chunk) { self.chunk = chunk }
+
+                /// File `i`'s entry, read where the chunk is held (from here, not copied out).
+                func entry(_ i: Int, roots: [(open: String, displayPrefix: UInt32)]) -> Entry {
+                    Listing.entry(chunk, i, roots: roots)
+                }
+            }
             private let lock = NSLock()
 
             /// How many roots the listing has (a chunk read back names none past them).
@@ -195,26 +207,33 @@ public struct LibraryWalker: Sendable {
             /// Chunk `index`, read back.
             func chunk(_ index: Int) -> Chunk { withChunk(index) { $0 } }
 
-            /// `body` on chunk `index`, read back, in place (a copy of the chunk would retain and
-            /// release its buffers, once a file).
+            /// `body` on chunk `index`, read back, where it is held.
             func withChunk<R>(_ index: Int, _ body: (borrowing Chunk) -> R) -> R {
+                body(held(index).chunk)
+            }
+
+            /// Chunk `index`, read back (the last one read is kept for the next call).
+            func held(_ index: Int) -> HeldChunk {
                 lock.lock()
-                defer { lock.unlock() }
                 if lastIndex != index {
-                    lastChunk = Chunk()
+                    lastChunk = nil
                     let place = places[index]
-                    lastChunk = read(place.offset, place.size).flatMap { $0.isWhole(files: place.files, stats: keepsStats, roots: roots) ? $0 : nil }
-                        ?? Chunk(lost: place.files, withStats: keepsStats)
+                    lastChunk = HeldChunk(read(place.offset, place.size).flatMap {
+                        $0.isWhole(files: place.files, stats: keepsStats, roots: roots) ? $0 : nil
+                    } ?? Chunk(lost: place.files, withStats: keepsStats))
                     lastIndex = index
                 }
-                return body(lastChunk)
+                // Read outside the lock: a chunk read back never changes.
+                let held = lastChunk!
+                lock.unlock()
+                return held
             }
 
             /// Forgets the chunk kept from the last read.
             func drop() {
                 lock.lock()
                 lastIndex = -1
-                lastChunk = Chunk()
+                lastChunk = nil
                 lock.unlock()
             }
 
@@ -692,7 +711,9 @@ public struct LibraryWalker: Sendable {
             // each of its five buffers, a sixth of a cached run's reading: issue 13), a buffer
             // pointer's element is borrowed where it lies.
             let c = position / Self.chunkSize, i = position % Self.chunkSize
-            if let spill, c < spill.count { return spill.withChunk(c) { Self.entry($0, i, roots: roots) } }
+            // The roots alone captured (capturing them from `self` copied the listing, a file).
+            let roots = roots
+            if let spill, c < spill.count { return spill.held(c).entry(i, roots: roots) }
             precondition(c < chunks.count, "an entry of the listing")
             return chunks.withUnsafeBufferPointer { Self.entry($0[c], i, roots: roots) }
         }

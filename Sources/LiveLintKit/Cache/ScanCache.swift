@@ -309,8 +309,10 @@ final class ScanCache {
             do {
                 let ahead = keyBytes.lexicographicallyPrecedes(lastKey) == false
                 if !ahead || lastKey.isEmpty { try seek(keyBytes) }
-                lastStaleBound = ahead && !lastKey.isEmpty ? lastKey : []
-                lastKey = Array(keyBytes)
+                // The two keys' buffers trade places, their room kept (no array made a file).
+                if ahead && !lastKey.isEmpty { swap(&lastStaleBound, &lastKey) } else { lastStaleBound.removeAll(keepingCapacity: true) }
+                lastKey.removeAll(keepingCapacity: true)
+                lastKey.append(contentsOf: keyBytes)
                 var skipped = 0
                 while onRow {
                     let order = cursor.withText(0) { Self.compare($0, keyBytes) }

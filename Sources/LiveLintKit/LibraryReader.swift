@@ -19,6 +19,8 @@ enum LibraryReader {
     /// How far past the first file not yet delivered the cache's answers are handed over while a
     /// read runs (a few hundred KiB of waiting summaries at most).
     static let deliveryWindow = 4096
+    /// Files a batch of the cache's lookahead holds (``CacheLookahead``).
+    static let lookaheadBatch = 512
     /// How many summaries come between two calls to `FileSummary.holdNames`: the long names of
     /// at most that many are held as strings of their own at a time.
     static let holdNamesEvery = 4_096
@@ -93,12 +95,14 @@ enum LibraryReader {
         _ entries: consuming Entries, options: InspectOptions, jobs: Int, shard: Shard? = nil, engine: LintEngine,
         cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
         countKept: Bool = false, spill: Bool = false, storeSummaries: Bool = false, scratchRun: Int? = nil,
-        deliveryWindow: Int = LibraryReader.deliveryWindow, onRead: (Read) -> Void = { _ in }
+        deliveryWindow: Int = LibraryReader.deliveryWindow, lookaheadBatch: Int = LibraryReader.lookaheadBatch,
+        onRead: (Read) -> Void = { _ in }
     ) async -> Library {
-        var entries = consume entries
+        // Optional so that the cache's lookahead can take them (``CacheLookahead``).
+        var entries: Entries? = consume entries
         // Read once: `entries.count` in the loop below copied the listing out of the variable
         // the loop captures, a file (a retain and a release of each of its buffers).
-        let total = entries.count
+        let total = entries!.count
         var scanOptions = options
         if !options.everything, options.stillKeyPrefixes == nil { scanOptions.stillKeyPrefixes = stillKeyPrefixes(for: engine) }
         let options = scanOptions
@@ -116,9 +120,9 @@ enum LibraryReader {
         var storedInOrder = true
         // A shard's share of the files, with room for the hash's spread (a few standard deviations).
         let expected = shard.map { s in
-            let share = entries.count / max(1, s.count)
+            let share = total / max(1, s.count)
             return share + 4 * Int(Double(share).squareRoot()) + 16
-        } ?? entries.count
+        } ?? total
         if stored == nil {
             summaries.reserveCapacity(expected)
         } else {
@@ -140,7 +144,7 @@ enum LibraryReader {
         var mostWaiting = 0
         var nextIndex = 0
         // A scan that stores its summaries is library-sized: the records' slots go to disk too.
-        let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: entries.count, slotsOnDisk: storeSummaries)
+        let records = ScanRecords(spill: spill, metadataKeys: engine.metadataKeys, capacity: total, slotsOnDisk: storeSummaries)
         // Facts serve only a spilling scan with a cache (the build's ID is read only then).
         let rulesSignature = spill && cache?.isUsable == true ? CachedFacts.rulesSignature(engine) : nil
         // Past a run's worth, in runs on disk (a library with a finding on every file: issue 13).
@@ -198,6 +202,30 @@ enum LibraryReader {
             onRead(read)
         }
 
+        /// Delivers a file the cache answered with its record, decoded (`file`; no facts of this
+        /// run's signature were kept with it): checked like a file read, and its facts stored.
+        func deliverCached(_ index: Int, _ file: MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?,
+                           entry: LibraryWalker.Entry, sidecar: SidecarIndex.Match?, key: String, signature: UInt64?) {
+            var file = file
+            prepare(&file, entry, sidecar)
+            var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
+            read.fromCache = true
+            read.encoded = spillRecord(read, record: bytes)
+            if let signature, let kept = read.file,
+               let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature, recordChecksum: checksum) {
+                cache?.store(ScanCache.FactsUpdate(key: key, checksum: checksum, facts: facts.encoded))
+            }
+            deliver(index, read)
+        }
+
+        // A library-sized scan looks its files up on a thread of its own, ahead of this task.
+        let lookahead: CacheLookahead<Entries>? = if let cache, spill, records.isSpilling, cache.isUsable {
+            CacheLookahead(entries.take()!, cache: cache, sidecars: sidecars, rulesSignature: rulesSignature,
+                           droppingTracks: !keepTimeline, batchFiles: lookaheadBatch)
+        } else {
+            nil
+        }
+
         @Sendable func readJob(_ job: Job) -> (Int, Read, ScanCache.Record?) {
             let entry = job.entry
             let file = MediaInspector.inspect(path: entry.path, displayPath: entry.displayPath, options: options)
@@ -239,9 +267,25 @@ enum LibraryReader {
                 while next < total, batch.count < size {
                     if running > 0 || !batch.isEmpty, next - nextIndex >= deliveryWindow { break }
                     let index = next
-                    let entry = entries[index]
                     next += 1
-                    entries.release(below: next)
+                    if let lookahead {
+                        let (held, item) = lookahead.next()
+                        switch item.answer {
+                        case .facts(let facts, let record):
+                            let displayPath = String(decoding: held.bytes[item.displayPath], as: UTF8.self)
+                            deliver(index, checked(facts, record: Array(held.bytes[record]), displayPath: displayPath, shard: shard,
+                                                   engine: engine, countKept: countKept))
+                        case .file(let file, let bytes, let checksum, let tracks, let job):
+                            deliverCached(index, file, bytes: bytes, checksum: checksum, tracks: tracks, entry: job.entry,
+                                          sidecar: job.sidecar, key: job.key ?? "", signature: job.signature)
+                        case .miss(let job):
+                            batch.append(job)
+                            continue
+                        }
+                        if batch.isEmpty { continue } else { break }
+                    }
+                    let entry = entries![index]
+                    entries!.release(below: next)
                     var key: String?
                     var stamp: FileStamp?
                     var signature: UInt64?
@@ -263,17 +307,11 @@ enum LibraryReader {
                             case .facts(let facts, let bytes):
                                 deliver(index, checked(facts, record: bytes, displayPath: entry.displayPath, shard: shard,
                                                        engine: engine, countKept: countKept))
-                            case .file(var file, let bytes, let checksum, let tracks):
-                                prepare(&file, entry, sidecar)
-                                var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
-                                read.fromCache = true
-                                read.encoded = spillRecord(read, record: bytes)
-                                if let signature, let kept = read.file,
-                                   let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature,
-                                                           recordChecksum: checksum) {
-                                    cache.store(ScanCache.FactsUpdate(key: k, checksum: checksum, facts: facts.encoded))
-                                }
-                                deliver(index, read)
+                            case .file(let file, let bytes, let checksum, let tracks):
+                                deliverCached(index, file, bytes: bytes, checksum: checksum, tracks: tracks, entry: entry,
+                                              sidecar: sidecar, key: k, signature: signature)
+                            case .factsAppended:
+                                preconditionFailure("a lookup without a buffer answers facts with their bytes")
                             }
                             if batch.isEmpty { continue } else { break }
                         }
@@ -295,6 +333,7 @@ enum LibraryReader {
                 while running < limit, submit() {}
             }
         }
+        lookahead?.finish()
         cache?.finish()
         assert(waiting.isEmpty, "every file is delivered, by the cache or by its read")
         FileSummary.holdNames(in: &summaries, from: namesHeld)

@@ -398,6 +398,49 @@ import Testing
         #expect(again.report == first.report)
     }
 
+    /// A lookup made on the lookahead's thread (``CacheLookahead``, a lookup with a buffer) that
+    /// finds the cache damaged holds its one warning until the scan's task next calls (a store):
+    /// the progress display that shows it is that task's alone. A lookup the task makes itself
+    /// warns at once. Either way, once.
+    @Test(arguments: [true, false])
+    func aWarningFromTheLookaheadWaitsForTheScansTask(fromLookahead: Bool) async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        _ = try await Self.lint(library, cache: .directory(cache))
+        let engine = try LintEngine(rules: builtinRules)
+        let entry = try #require(LibraryWalker().files(in: [library], keepingStats: true).entries.first)
+        let stamp = try #require(entry.stat)
+        let warnings = EventLog()
+        let scanCache = ScanCache(directory: cache, metadataKeys: engine.metadataKeys, roots: [library],
+                                  warn: { warnings.append(.warning($0)) })
+        #expect(scanCache.isUsable && warnings.events.isEmpty)
+        // Every page after the first (the schema, read on opening) overwritten: the first lookup
+        // finds the table damaged.
+        let path = LintCache.databasePath(in: cache)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size > 8_192)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seek(toOffset: 4_096)
+        try handle.write(contentsOf: [UInt8](repeating: 0xA5, count: size - 4_096))
+        try handle.close()
+        let key = scanCache.key(for: entry.path)
+        if fromLookahead {
+            var buffer: [UInt8] = []
+            #expect(scanCache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp, droppingTracks: false, facts: nil,
+                                     appendingTo: &buffer) == nil)
+            #expect(warnings.events.isEmpty && buffer.isEmpty)
+            scanCache.store(ScanCache.FactsUpdate(key: key, checksum: 0, facts: []))
+        } else {
+            #expect(scanCache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp) == nil)
+        }
+        #expect(warnings.events.count == 1)
+        #expect(!scanCache.isUsable)
+        scanCache.finish()
+        guard case .warning(let text)? = warnings.events.first else { return }
+        #expect(text.contains(path), "\(text)")
+        #expect(warnings.events.count == 1)
+    }
+
     /// A different set of enabled rules' metadata keys does not reuse the records.
     @Test func otherMetadataKeysReadAgain() async throws {
         let (library, cache, remove) = try Self.workspace()
@@ -431,11 +474,16 @@ import Testing
     /// every later summary at once. The summaries still come in walk order, as an uncached read's,
     /// each once, whether only the first file changed or every third did (then the cache's
     /// answers fall between files read a few to a task: ``LibraryReader/batchSize``).
-    @Test(arguments: [Int.max, 3])
-    func filesTheCacheAnswersBehindAReadWaitWithinTheWindow(changedEvery: Int) async throws {
+    /// With records on disk (`spill`), the cache is looked up on a thread of its own
+    /// (``CacheLookahead``), here a few files a batch so that batches of answers and reads
+    /// alternate and the thread waits for the delivering task: the same again.
+    @Test(arguments: [(Int.max, false, 512), (3, false, 512), (Int.max, true, 5), (3, true, 5), (2, true, 1)])
+    func filesTheCacheAnswersBehindAReadWaitWithinTheWindow(changedEvery: Int, spill: Bool, lookaheadBatch: Int) async throws {
         let (library, cache, remove) = try Self.workspace()
         defer { remove() }
-        _ = try await Self.lint(library, cache: .directory(cache))
+        // Spilled, the first run keeps facts (what the lookahead hands over without decoding).
+        _ = try await Self.lint(library, cache: .directory(cache), spillAbove: spill ? 0 : LintOptions.defaultSpillAbove)
+        #expect((LintCache.stats(directory: cache).withFacts > 0) == spill)
         let engine = try LintEngine(rules: builtinRules)
         let listed = LibraryWalker().files(in: [library]).entries
         var changed = 0
@@ -446,7 +494,8 @@ import Testing
         let entries = LibraryWalker().files(in: [library], keepingStats: true).entries
         let scanCache = ScanCache(directory: cache, metadataKeys: engine.metadataKeys, roots: [library], warn: { _ in })
         var fromCache = 0, delivered = 0
-        let read = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine, cache: scanCache, deliveryWindow: 4) {
+        let read = await LibraryReader.read(entries, options: .lint, jobs: 2, engine: engine, cache: scanCache, spill: spill,
+                                            deliveryWindow: 4, lookaheadBatch: lookaheadBatch) {
             delivered += 1
             if $0.fromCache { fromCache += 1 }
         }

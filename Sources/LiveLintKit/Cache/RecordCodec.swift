@@ -53,10 +53,16 @@ enum RecordCodec {
     static func cut<Bytes: Collection>(_ bytes: Bytes, tracks: Range<Int>) -> [UInt8] where Bytes.Element == UInt8, Bytes.Index == Int {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count - tracks.count + 1)
+        cut(bytes, tracks: tracks, appendingTo: &out)
+        return out
+    }
+
+    /// ``cut(_:tracks:)`` appended to `out`.
+    static func cut<Bytes: Collection>(_ bytes: Bytes, tracks: Range<Int>, appendingTo out: inout [UInt8])
+    where Bytes.Element == UInt8, Bytes.Index == Int {
         out += bytes[..<tracks.lowerBound]
         out.append(0)
         out += bytes[tracks.upperBound...]
-        return out
     }
 
     /// The primitives (LEB128 numbers, zigzagged signed ones, doubles, length-prefixed bytes)

@@ -31,8 +31,9 @@ public enum CacheSetting: Sendable, Hashable {
 /// version, unwritable, a full disk, locked too long) costs speed, never correctness: one warning,
 /// then the run reads what it must. A damaged or other-version database is rebuilt.
 ///
-/// Not `Sendable`: the scan's consuming task uses it alone.
-final class ScanCache {
+/// One lock guards it: lookups (a thread of their own, ``CacheLookahead``) and stores (the task
+/// delivering the scan's files) may come from two threads, one at a time.
+final class ScanCache: @unchecked Sendable {
     static let fileName = "lint-cache.sqlite3"
     /// Records of files whose ctime is this close to the moment they were stat'ed are not kept:
     /// a file rewritten again within the file system's timestamp granularity could keep the same
@@ -80,6 +81,9 @@ final class ScanCache {
         /// checksum and where its movie's tracks lie.
         case file(MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?)
         case facts(CachedFacts, bytes: [UInt8])
+        /// Facts, their record's bytes (cut when `droppingTracks`) appended to the caller's
+        /// buffer at `record` (``lookup(key:displayPath:stamp:droppingTracks:facts:appendingTo:)``).
+        case factsAppended(CachedFacts, record: Range<Int>)
     }
 
     let path: String
@@ -105,6 +109,11 @@ final class ScanCache {
     private let names: RecordCodec.Names
     private let warn: (String) -> Void
     private var warned = false
+    /// True during a lookup made on the lookahead's thread (``CacheLookahead``): a warning it makes
+    /// is held until the scan's task next calls (a store, ``finish()``), which hands it to `warn`
+    /// (the scan's progress display is that task's alone).
+    private var holdingWarnings = false
+    private var heldWarning: String?
     /// The current directory, for making relative paths absolute (the key of a record).
     private let workingDirectory: String
 
@@ -121,6 +130,8 @@ final class ScanCache {
     /// Counts for the progress display and `cache stats`.
     private(set) var hits = 0
     private(set) var misses = 0
+    /// Held by every method that reads or changes the databases or the cursor.
+    private let lock = NSLock()
 
     /// Opens the cache in `directory` for an engine that keeps `metadataKeys`; `warn` is called at
     /// most once, with a line for the user, when the cache cannot be used (then every lookup misses).
@@ -303,6 +314,32 @@ final class ScanCache {
     /// `droppingTracks`) without decoding the file. Facts are given only with `keepingBytes`.
     func lookup(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false,
                 droppingTracks: Bool = false, facts: UInt64? = nil) -> Hit? {
+        lookup(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: keepingBytes, droppingTracks: droppingTracks,
+               facts: facts, buffer: nil)
+    }
+
+    /// ``lookup(key:displayPath:stamp:keepingBytes:droppingTracks:facts:)`` keeping the bytes, for
+    /// a caller gathering records in a buffer of its own: a hit with facts appends its record's
+    /// bytes (cut when `droppingTracks`) to `buffer` and comes as ``Hit/factsAppended(_:record:)``,
+    /// no array made for it.
+    func lookup(key: String, displayPath: String, stamp: FileStamp, droppingTracks: Bool, facts: UInt64?,
+                appendingTo buffer: inout [UInt8]) -> Hit? {
+        withUnsafeMutablePointer(to: &buffer) { buffer in
+            lookup(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: true, droppingTracks: droppingTracks,
+                   facts: facts, buffer: buffer)
+        }
+    }
+
+    private func lookup(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool, droppingTracks: Bool,
+                        facts: UInt64?, buffer: UnsafeMutablePointer<[UInt8]>?) -> Hit? {
+        lock.lock()
+        // A lookup with a buffer comes from the lookahead's thread.
+        holdingWarnings = buffer != nil
+        defer {
+            holdingWarnings = false
+            lock.unlock()
+        }
+        if buffer == nil { handOverWarning() }
         guard let cursor else { return nil }
         var key = key
         return key.withUTF8 { keyBytes -> Hit? in
@@ -335,7 +372,7 @@ final class ScanCache {
                         continue
                     }
                     let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes,
-                                        droppingTracks: droppingTracks, facts: keepingBytes ? facts : nil)
+                                        droppingTracks: droppingTracks, facts: keepingBytes ? facts : nil, buffer: buffer)
                     onRow = try cursor.step()
                     if file == nil { misses += 1 } else { hits += 1 }
                     return file
@@ -372,7 +409,7 @@ final class ScanCache {
     /// The record on the cursor's row when its stamp, keys and checksum match: its facts of the
     /// signature `facts` when the row keeps them, else the file decoded.
     private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool,
-                          droppingTracks: Bool, facts signature: UInt64?) -> Hit? {
+                          droppingTracks: Bool, facts signature: UInt64?, buffer: UnsafeMutablePointer<[UInt8]>?) -> Hit? {
         guard let cursor,
               cursor.int64(1) == stamp.device, cursor.int64(2) == stamp.inode, cursor.int64(3) == stamp.size,
               cursor.int64(4) == stamp.modified, cursor.int64(5) == stamp.changed, cursor.int64(6) == keySignature
@@ -384,6 +421,15 @@ final class ScanCache {
         return cursor.withBlob(8) { bytes -> Hit? in
             guard Self.checksum(bytes) == checksum else { return nil }
             if let facts, facts.tracks.map({ $0.upperBound <= bytes.count }) ?? true {
+                if let buffer {
+                    let start = buffer.pointee.count
+                    if droppingTracks, let tracks = facts.tracks {
+                        RecordCodec.cut(bytes.assumingMemoryBound(to: UInt8.self), tracks: tracks, appendingTo: &buffer.pointee)
+                    } else {
+                        buffer.pointee.append(contentsOf: bytes)
+                    }
+                    return .factsAppended(facts, record: start..<buffer.pointee.count)
+                }
                 // Copied once from the row: cut there when the run drops the timeline.
                 if droppingTracks, let tracks = facts.tracks { return .facts(facts, bytes: RecordCodec.cut(bytes, tracks: tracks)) }
                 return .facts(facts, bytes: Array(bytes))
@@ -402,6 +448,9 @@ final class ScanCache {
 
     /// Keeps `record`, unless its file changed too close to `now` (the scan's start) to be trusted.
     func store(_ record: Record, now: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        handOverWarning()
         guard insert != nil, database != nil, now - record.stamp.changed >= Self.settleNanoseconds else { return }
         if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
         waiting.append(record)
@@ -410,6 +459,9 @@ final class ScanCache {
 
     /// Keeps `update`'s facts with the record already cached.
     func store(_ update: FactsUpdate) {
+        lock.lock()
+        defer { lock.unlock() }
+        handOverWarning()
         guard updateFacts != nil, database != nil else { return }
         if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
         waitingFacts.append(update)
@@ -466,6 +518,9 @@ final class ScanCache {
 
     /// Commits what was stored; call once the scan's reading is done.
     func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        handOverWarning()
         // The reader's snapshot ends first, so the last commit can checkpoint the log.
         cursor = nil
         readDatabase?.close()
@@ -507,6 +562,13 @@ final class ScanCache {
     private func note(_ message: String) {
         guard !warned else { return }
         warned = true
+        if holdingWarnings { heldWarning = message } else { warn(message) }
+    }
+
+    /// Hands a warning held from the lookahead's thread to `warn`, on the scan's task (under the lock).
+    private func handOverWarning() {
+        guard let message = heldWarning else { return }
+        heldWarning = nil
         warn(message)
     }
 
@@ -522,7 +584,11 @@ final class ScanCache {
     }
 
     /// True while lookups can hit.
-    var isUsable: Bool { cursor != nil }
+    var isUsable: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cursor != nil
+    }
 
     static func reason(_ error: any Error) -> String {
         if let e = error as? SQLiteError {

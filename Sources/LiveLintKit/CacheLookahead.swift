@@ -12,11 +12,16 @@ import LiveReaders
 /// each file from the listing (and frees the listing's chunks as it goes), finds its Takeout
 /// sidecar's name, stats it when the walk did not, and looks it up, in the listing's order (the
 /// cache's cursor steps through its rows in that order). What crosses to the delivering task is
-/// laid out so that neither thread frees what the other made, a file at a time (a lookahead
-/// that handed each answer's memory over, tried before, lost its gain to the allocator's locks):
-/// a batch's display paths and records are bytes in one buffer of the batch, its facts are held
-/// inline, and the batches go back and forth, reused. Only a file the cache does not answer (a
-/// read is made for it), or answers without facts (decoded here), crosses with strings of its own.
+/// laid out so that the one thread seldom frees what the other made (a lookahead that handed
+/// each answer's memory over, tried before, lost its gain to the allocator's locks): a batch's
+/// display paths and records are bytes in one buffer of the batch, its facts are values, and the
+/// batches go back and forth, reused. What crosses with memory of its own: a file the cache does
+/// not answer (a read is made for it, from its entry), one it answers without facts (decoded
+/// here), and the findings and error text of a file that has any.
+///
+/// Facts are asked for as long as the cache answers, even once the scan's records stopped going
+/// to disk (a write refused): the delivering task then decodes such a record and holds it, with
+/// the summary and findings its facts give, which are those the file would give.
 final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable {
     /// A file's answer, in a batch.
     struct Item {
@@ -41,7 +46,8 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
         var bytes: [UInt8] = []
     }
 
-    /// Batches looked up and not yet delivered, at most (about 200 KiB each of 512 small files).
+    /// Batches looked up and waiting, at most (about 200 KiB each of 512 small files); with the
+    /// one being delivered and the one being filled, five at most are held.
     static var batchesAhead: Int { 3 }
     /// Files a batch holds (``LibraryReader/lookaheadBatch``).
     private let batchFiles: Int
@@ -78,6 +84,9 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
         self.droppingTracks = droppingTracks
         let thread = Thread { [self] in run() }
         thread.name = "livelint cache lookahead"
+        // As large as the main thread's and libdispatch's workers' on Linux (8 MiB): a record
+        // without facts is decoded here, as it is there.
+        thread.stackSize = 8 << 20
         thread.start()
     }
 
@@ -103,8 +112,8 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
         return (batch, batch.items[0])
     }
 
-    /// Waits for the thread to end (it ends once every file is looked up): the cache is then
-    /// the caller's alone.
+    /// Waits until every file is looked up: the thread makes no more calls to the cache, which
+    /// is then the caller's alone (the thread returns right after).
     func finish() {
         condition.lock()
         while !done { condition.wait() }
@@ -145,6 +154,12 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
         displayPath.withUTF8 { batch.bytes.append(contentsOf: $0) }
         let path = start..<batch.bytes.count
         let sidecar = sidecars.matching(entry)
+        // A cache that stopped working (a disk filled on a write) keeps no more: the file is read
+        // as without one (no key, stamp or facts made for it).
+        guard cache.isUsable else {
+            return Item(displayPath: path, answer: .miss(LibraryReader.Job(index: index, entry: entry, key: nil, stamp: nil,
+                                                                           signature: nil, sidecar: sidecar)))
+        }
         let key = cache.key(for: entry.path)
         let stamp = entry.stat ?? FileStamp(path: entry.path)
         // Facts serve a file no Takeout sidecar may describe (sidecars are read fresh).

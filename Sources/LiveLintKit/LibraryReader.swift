@@ -56,6 +56,8 @@ enum LibraryReader {
         /// The most summaries that waited at once for an earlier file's read (for the tests: the
         /// delivery window bounds it).
         var mostWaiting = 0
+        /// True when the cache was looked up on a thread of its own (``CacheLookahead``; for the tests).
+        var lookedAhead = false
         /// The summaries, when they wait in a temporary file instead (`storeSummaries`), with
         /// what ties them (``PartitionBuilder``).
         var stored: SummaryFile?
@@ -337,7 +339,8 @@ enum LibraryReader {
         cache?.finish()
         assert(waiting.isEmpty, "every file is delivered, by the cache or by its read")
         FileSummary.holdNames(in: &summaries, from: namesHeld)
-        var library = Library(summaries: summaries, records: records, fileFindings: found, mostWaiting: mostWaiting)
+        var library = Library(summaries: summaries, records: records, fileFindings: found, mostWaiting: mostWaiting,
+                              lookedAhead: lookahead != nil)
         if let stored {
             lastStored = nil
             stored.finish()

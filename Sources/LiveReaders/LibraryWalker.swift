@@ -153,7 +153,7 @@ public struct LibraryWalker: Sendable {
             private var lastIndex = -1
             private var lastChunk: HeldChunk?
             /// A chunk read back, held where each file's entry borrows it (a chunk handed on
-            /// from a variable is copied: a retain and a release of each of its five buffers, a
+            /// from a variable is copied: a retain and a release of each of its seven arrays, a
             /// file; about 3 % of the samples of a cached run's delivering task in a profile: issue 13).
             final class HeldChunk: Sendable {
                 let chunk: Chunk
@@ -413,7 +413,7 @@ public struct LibraryWalker: Sendable {
 
         /// Appends the file whose display path is `path`, noting whether the listing is still in order.
         private mutating func append(_ path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
-            // Read in place (a copy of the chunk would retain and release its five buffers).
+            // Read in place (a copy of the chunk would retain and release its seven arrays).
             if let last = chunks.indices.last, chunks[last].count > 0,
                chunks[last].withPath(chunks[last].count - 1, { PathText.compare($0, path) }) > 0 {
                 breaks.append(total)
@@ -708,7 +708,7 @@ public struct LibraryWalker: Sendable {
 
         public subscript(position: Int) -> Entry {
             // The chunk read in place: `chunks[c]` handed on copies it (a retain and a release of
-            // each of its five buffers, a sixth of a cached run's reading: issue 13), a buffer
+            // each of its seven arrays, a sixth of a cached run's reading: issue 13), a buffer
             // pointer's element is borrowed where it lies.
             let c = position / Self.chunkSize, i = position % Self.chunkSize
             // The roots alone captured (capturing them from `self` copied the listing, a file).

@@ -309,7 +309,9 @@ import Testing
 
     /// Records of files that are gone (deleted between two listed files) are dropped; hidden
     /// files, which the walk does not list without --include-hidden, keep theirs.
-    @Test func recordsOfDeletedFilesAreDropped() async throws {
+    /// With records on disk (`spillAbove` 0), through the cache's lookahead (``CacheLookahead``) too.
+    @Test(arguments: [LintOptions.defaultSpillAbove, 0])
+    func recordsOfDeletedFilesAreDropped(spillAbove: Int) async throws {
         let (library, cache, remove) = try Self.workspace()
         defer { remove() }
         let hidden = library + "/2024/05/.IMG_9999.JPG"
@@ -317,12 +319,13 @@ import Testing
         try await Task.sleep(nanoseconds: UInt64(ScanCache.settleNanoseconds) + 100_000_000)
         var options = LintOptions(paths: [library], configuration: .defaults, includeHidden: true)
         options.cache = .directory(cache)
+        options.spillAbove = spillAbove
         _ = try await LibraryScan(options).run()
         let before = LintCache.stats(directory: cache).records
         // Two files in the middle of the listing go away.
         try FileManager.default.removeItem(atPath: library + "/broken/orphans/IMG_0110.JPG")
         try FileManager.default.removeItem(atPath: library + "/broken/orphans/IMG_0111.MOV")
-        let after = try await Self.lint(library, cache: .directory(cache))
+        let after = try await Self.lint(library, cache: .directory(cache), spillAbove: spillAbove)
         #expect(after.read.isEmpty)
         #expect(LintCache.stats(directory: cache).records == before - 2)
         let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
@@ -503,6 +506,7 @@ import Testing
         #expect(delivered == entries.count)
         #expect(fromCache == entries.count - changed && changed > (changedEvery == 3 ? 10 : 0))
         #expect(read.mostWaiting > 0 && read.mostWaiting < 4, "\(read.mostWaiting)")
+        #expect(read.lookedAhead == spill)
         let uncached = await LibraryReader.read(entries, options: .lint, jobs: 3, engine: engine)
         #expect(read.summaries.map(\.path) == uncached.summaries.map(\.path))
         #expect(read.files.map(RecordCodecTests.dumped) == uncached.files.map(RecordCodecTests.dumped))

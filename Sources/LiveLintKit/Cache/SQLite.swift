@@ -16,7 +16,8 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 }
 
 /// One SQLite connection, the thin wrapper the lint cache needs: open, execute, prepare.
-/// Not `Sendable`: one task uses it at a time (the scan's consuming task).
+/// Not `Sendable`: one thread uses it at a time (the cache's, ``ScanCache``, under its lock; its
+/// reading connection on the lookahead's thread in a library-sized scan).
 final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
 

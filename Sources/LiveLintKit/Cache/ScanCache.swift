@@ -31,8 +31,8 @@ public enum CacheSetting: Sendable, Hashable {
 /// version, unwritable, a full disk, locked too long) costs speed, never correctness: one warning,
 /// then the run reads what it must. A damaged or other-version database is rebuilt.
 ///
-/// One lock guards it: lookups (a thread of their own, ``CacheLookahead``) and stores (the task
-/// delivering the scan's files) may come from two threads, one at a time.
+/// One lock guards it: lookups (a thread of their own in a library-sized scan, ``CacheLookahead``)
+/// and stores (the task delivering the scan's files) may come from two threads, one at a time.
 final class ScanCache: @unchecked Sendable {
     static let fileName = "lint-cache.sqlite3"
     /// Records of files whose ctime is this close to the moment they were stat'ed are not kept:
@@ -109,10 +109,10 @@ final class ScanCache: @unchecked Sendable {
     private let names: RecordCodec.Names
     private let warn: (String) -> Void
     private var warned = false
-    /// True during a lookup made on the lookahead's thread (``CacheLookahead``): a warning it makes
-    /// is held until the scan's task next calls (a store, ``finish()``), which hands it to `warn`
-    /// (the scan's progress display is that task's alone).
-    private var holdingWarnings = false
+    /// A warning made under the lock, handed to `warn` once the lock is let go (`warn` never runs
+    /// under it), by the call that made it; one made by a lookup with a buffer (the lookahead's
+    /// thread, ``CacheLookahead``) waits for the scan's task's next store or ``finish()``: the
+    /// scan's progress display is that task's alone.
     private var heldWarning: String?
     /// The current directory, for making relative paths absolute (the key of a record).
     private let workingDirectory: String
@@ -151,6 +151,11 @@ final class ScanCache: @unchecked Sendable {
                 : (cwd.hasSuffix("/") ? cwd : cwd + "/") + relative
         }
         self.includeHidden = includeHidden
+        // Opened before anyone else holds it: what opening notes is handed over here.
+        defer {
+            if let message = heldWarning { warn(message) }
+            heldWarning = nil
+        }
         if let problem = Self.makeDirectories(directory) {
             disable("cannot create the cache folder \(directory) (\(problem)): running without it")
             return
@@ -332,14 +337,26 @@ final class ScanCache: @unchecked Sendable {
 
     private func lookup(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool, droppingTracks: Bool,
                         facts: UInt64?, buffer: UnsafeMutablePointer<[UInt8]>?) -> Hit? {
-        lock.lock()
-        // A lookup with a buffer comes from the lookahead's thread.
-        holdingWarnings = buffer != nil
-        defer {
-            holdingWarnings = false
-            lock.unlock()
+        // A lookup with a buffer is the lookahead's: its warning waits for the scan's task.
+        locked(handingOverWarning: buffer == nil) {
+            lookupLocked(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: keepingBytes,
+                         droppingTracks: droppingTracks, facts: facts, buffer: buffer)
         }
-        if buffer == nil { handOverWarning() }
+    }
+
+    /// `body` under the lock; then, with `handingOverWarning`, a warning held is handed to `warn`.
+    private func locked<R>(handingOverWarning: Bool = true, _ body: () -> R) -> R {
+        lock.lock()
+        let result = body()
+        let message = handingOverWarning ? heldWarning : nil
+        if handingOverWarning { heldWarning = nil }
+        lock.unlock()
+        if let message { warn(message) }
+        return result
+    }
+
+    private func lookupLocked(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool, droppingTracks: Bool,
+                              facts: UInt64?, buffer: UnsafeMutablePointer<[UInt8]>?) -> Hit? {
         guard let cursor else { return nil }
         var key = key
         return key.withUTF8 { keyBytes -> Hit? in
@@ -448,24 +465,22 @@ final class ScanCache: @unchecked Sendable {
 
     /// Keeps `record`, unless its file changed too close to `now` (the scan's start) to be trusted.
     func store(_ record: Record, now: Int64) {
-        lock.lock()
-        defer { lock.unlock() }
-        handOverWarning()
-        guard insert != nil, database != nil, now - record.stamp.changed >= Self.settleNanoseconds else { return }
-        if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
-        waiting.append(record)
-        flushIfDue()
+        locked {
+            guard insert != nil, database != nil, now - record.stamp.changed >= Self.settleNanoseconds else { return }
+            if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
+            waiting.append(record)
+            flushIfDue()
+        }
     }
 
     /// Keeps `update`'s facts with the record already cached.
     func store(_ update: FactsUpdate) {
-        lock.lock()
-        defer { lock.unlock() }
-        handOverWarning()
-        guard updateFacts != nil, database != nil else { return }
-        if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
-        waitingFacts.append(update)
-        flushIfDue()
+        locked {
+            guard updateFacts != nil, database != nil else { return }
+            if waiting.isEmpty, waitingFacts.isEmpty { firstWaiting = .now }
+            waitingFacts.append(update)
+            flushIfDue()
+        }
     }
 
     private func flushIfDue() {
@@ -518,9 +533,10 @@ final class ScanCache: @unchecked Sendable {
 
     /// Commits what was stored; call once the scan's reading is done.
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        handOverWarning()
+        locked(finishLocked)
+    }
+
+    private func finishLocked() {
         // The reader's snapshot ends first, so the last commit can checkpoint the log.
         cursor = nil
         readDatabase?.close()
@@ -559,17 +575,11 @@ final class ScanCache: @unchecked Sendable {
         note(message)
     }
 
+    /// The run's one warning, held for the caller to hand over (``locked(handingOverWarning:_:)``).
     private func note(_ message: String) {
         guard !warned else { return }
         warned = true
-        if holdingWarnings { heldWarning = message } else { warn(message) }
-    }
-
-    /// Hands a warning held from the lookahead's thread to `warn`, on the scan's task (under the lock).
-    private func handOverWarning() {
-        guard let message = heldWarning else { return }
-        heldWarning = nil
-        warn(message)
+        heldWarning = message
     }
 
     private func closeDatabase() {

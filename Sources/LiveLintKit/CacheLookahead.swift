@@ -7,7 +7,7 @@ import LiveReaders
 /// ahead of the task that delivers them (``LibraryReader``).
 ///
 /// On a cached run, the task delivering the cache's answers was the run's one busy core for a
-/// third of its time (issue 13: 400 of 1,100 ms on 100,000 fixture pairs), half of it taking
+/// third of its time (issue 13: 400 of 1,150 ms on 100,000 fixture pairs), half of it taking
 /// each file from the walk's listing and looking it up. This thread does that part: it takes
 /// each file from the listing (and frees the listing's chunks as it goes), finds its Takeout
 /// sidecar's name, stats it when the walk did not, and looks it up, in the listing's order (the
@@ -47,7 +47,7 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
     }
 
     /// Batches looked up and waiting, at most (about 200 KiB each of 512 small files); with the
-    /// one being delivered and the one being filled, five at most are held.
+    /// one being delivered, four at most are held (one is filled only while fewer wait).
     static var batchesAhead: Int { 3 }
     /// Files a batch holds (``LibraryReader/lookaheadBatch``).
     private let batchFiles: Int

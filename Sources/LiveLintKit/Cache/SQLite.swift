@@ -16,8 +16,9 @@ struct SQLiteError: Error, Sendable, CustomStringConvertible {
 }
 
 /// One SQLite connection, the thin wrapper the lint cache needs: open, execute, prepare.
-/// Not `Sendable`: one thread uses it at a time (the cache's, ``ScanCache``, under its lock; its
-/// reading connection on the lookahead's thread in a library-sized scan).
+/// Not `Sendable`: one thread uses it at a time (either of the scan's two, under ``ScanCache``'s
+/// lock: its reading connection steps on the lookahead's thread in a library-sized scan, and a
+/// failure met there closes both).
 final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
 

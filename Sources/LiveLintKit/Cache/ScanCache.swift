@@ -127,9 +127,6 @@ final class ScanCache: @unchecked Sendable {
     private var lastStaleBound: [UInt8] = []
     static let maxStale = 100_000
 
-    /// Counts for the progress display and `cache stats`.
-    private(set) var hits = 0
-    private(set) var misses = 0
     /// Held by every method that reads or changes the databases or the cursor.
     private let lock = NSLock()
 
@@ -326,7 +323,9 @@ final class ScanCache: @unchecked Sendable {
     /// ``lookup(key:displayPath:stamp:keepingBytes:droppingTracks:facts:)`` keeping the bytes, for
     /// a caller gathering records in a buffer of its own: a hit with facts appends its record's
     /// bytes (cut when `droppingTracks`) to `buffer` and comes as ``Hit/factsAppended(_:record:)``,
-    /// no array made for it.
+    /// no array made for it. This is the lookahead's lookup (``CacheLookahead``), made on a thread
+    /// of its own: a warning it makes is not handed to `warn` here but at the scan's task's next
+    /// store or ``finish()``.
     func lookup(key: String, displayPath: String, stamp: FileStamp, droppingTracks: Bool, facts: UInt64?,
                 appendingTo buffer: inout [UInt8]) -> Hit? {
         withUnsafeMutablePointer(to: &buffer) { buffer in
@@ -391,10 +390,8 @@ final class ScanCache: @unchecked Sendable {
                     let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes,
                                         droppingTracks: droppingTracks, facts: keepingBytes ? facts : nil, buffer: buffer)
                     onRow = try cursor.step()
-                    if file == nil { misses += 1 } else { hits += 1 }
                     return file
                 }
-                misses += 1
                 return nil
             } catch {
                 fail(error)

@@ -22,30 +22,72 @@ import LiveReaders
 /// Facts are asked for as long as the cache answers, even once the scan's records stopped going
 /// to disk (a write refused): the delivering task then decodes such a record and holds it, with
 /// the summary and findings its facts give, which are those the file would give.
-final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable {
-    /// A file's answer, in a batch.
-    struct Item {
-        /// The display path's bytes in the batch's ``Batch/bytes``.
-        var displayPath: Range<Int>
-        var answer: Answer
-    }
-
+/// What the cache says of each file of a scan, asked in the listing's order (the cache's cursor
+/// steps through its rows in that order): by ``CacheLookahead``'s thread in a library-sized scan,
+/// else by the task delivering the files, one at a time.
+enum CacheLookup {
     enum Answer {
-        /// Unchanged, with its facts: its record's bytes at `record` in the batch (cut when the
-        /// run draws no timeline).
-        case facts(CachedFacts, record: Range<Int>)
+        /// Unchanged, with its facts: its display path's and its record's bytes at `displayPath`
+        /// and `record` in the batch (the record cut when the run draws no timeline).
+        case facts(CachedFacts, displayPath: Range<Int>, record: Range<Int>)
         /// Unchanged, without facts of this run's signature: decoded (``ScanCache/Hit/file(_:bytes:checksum:tracks:)``).
         case file(MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?, job: LibraryReader.Job)
-        /// Changed, new, or not answered: to be read.
+        /// Changed, new, not answered, or no cache: to be read.
         case miss(LibraryReader.Job)
     }
 
     /// Files' answers, in order, and the bytes they point into.
     final class Batch {
-        var items: [Item] = []
+        var answers: [Answer] = []
         var bytes: [UInt8] = []
+
+        func empty() {
+            answers.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
+    /// How a scan asks: its cache (nil: none), the Takeout sidecars, ``CachedFacts/rulesSignature(_:build:)``
+    /// when facts are asked for (for a file no sidecar may describe), whether a record's bytes
+    /// are kept (a spilling scan) and cut of their tracks (a run that draws no timeline).
+    struct Asking: Sendable {
+        var cache: ScanCache?
+        var sidecars: SidecarIndex
+        var rulesSignature: UInt64?
+        var keepingBytes: Bool
+        var droppingTracks: Bool
+    }
+
+    /// `entry`'s answer (file `index` of the scan), what it points into put in `batch`'s bytes.
+    /// A cache that stopped working (a disk filled on a write) keeps no more: the file is read as
+    /// without one (no key, stamp or facts made for it).
+    static func answer(_ entry: LibraryWalker.Entry, index: Int, asking: Asking, into batch: Batch) -> Answer {
+        // Its Takeout sidecar's name, matched once (most libraries have none).
+        let sidecar = asking.sidecars.matching(entry)
+        guard let cache = asking.cache, cache.isUsable else {
+            return .miss(LibraryReader.Job(index: index, entry: entry, key: nil, stamp: nil, signature: nil, sidecar: sidecar))
+        }
+        let key = cache.key(for: entry.path)
+        let stamp = entry.stat ?? FileStamp(path: entry.path)
+        // Facts serve a file no Takeout sidecar may describe (sidecars are read fresh).
+        let signature = sidecar == nil ? asking.rulesSignature.map { CachedFacts.signature(rules: $0, displayPath: entry.displayPath) } : nil
+        let job = { LibraryReader.Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar) }
+        guard let stamp, let hit = cache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp, keepingBytes: asking.keepingBytes,
+                                                droppingTracks: asking.droppingTracks, facts: signature, appendingTo: &batch.bytes)
+        else { return .miss(job()) }
+        switch hit {
+        case .facts(let facts, let record):
+            let start = batch.bytes.count
+            var displayPath = entry.displayPath
+            displayPath.withUTF8 { batch.bytes.append(contentsOf: $0) }
+            return .facts(facts, displayPath: start..<batch.bytes.count, record: record)
+        case .file(let file, let bytes, let checksum, let tracks):
+            return .file(file, bytes: bytes, checksum: checksum, tracks: tracks, job: job())
+        }
+    }
+}
+
+final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable {
     /// Batches looked up and waiting, at most (about 200 KiB each of 512 small files); with the
     /// one being delivered, four at most are held (one is filled only while fewer wait).
     static var batchesAhead: Int { 3 }
@@ -54,34 +96,24 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
 
     private var entries: Entries
     private let total: Int
-    private let cache: ScanCache
-    private let sidecars: SidecarIndex
-    /// ``CachedFacts/rulesSignature(_:build:)``: facts are asked for only with it.
-    private let rulesSignature: UInt64?
-    private let droppingTracks: Bool
+    private let asking: CacheLookup.Asking
 
     private let condition = NSCondition()
     /// Guarded by `condition`: batches looked up, in order; emptied ones to reuse; whether the
     /// thread is done.
-    private var ready: [Batch] = []
-    private var spare: [Batch] = []
+    private var ready: [CacheLookup.Batch] = []
+    private var spare: [CacheLookup.Batch] = []
     private var done = false
     /// The delivering task's batch and place in it (that task alone).
-    private var current: Batch?
+    private var current: CacheLookup.Batch?
     private var position = 0
 
-    /// Starts looking up `entries` in `cache` (which must be usable), asking for facts under
-    /// `rulesSignature` (for a file no sidecar may describe), the records cut of their tracks
-    /// when `droppingTracks`, `batchFiles` files a batch.
-    init(_ entries: consuming Entries, cache: ScanCache, sidecars: SidecarIndex, rulesSignature: UInt64?,
-         droppingTracks: Bool, batchFiles: Int) {
+    /// Starts looking up `entries` as `asking` says, `batchFiles` files a batch.
+    init(_ entries: consuming Entries, asking: CacheLookup.Asking, batchFiles: Int) {
         self.batchFiles = max(1, batchFiles)
         self.entries = entries
         total = self.entries.count
-        self.cache = cache
-        self.sidecars = sidecars
-        self.rulesSignature = rulesSignature
-        self.droppingTracks = droppingTracks
+        self.asking = asking
         let thread = Thread { [self] in run() }
         thread.name = "livelint cache lookahead"
         // As large as the main thread's and libdispatch's workers' on Linux (8 MiB): a record
@@ -92,10 +124,10 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
 
     /// The next file's answer and the batch whose bytes it points into (valid until the next
     /// call). Called once for each file, in order.
-    func next() -> (batch: Batch, item: Item) {
-        if let current, position < current.items.count {
+    func next() -> (batch: CacheLookup.Batch, answer: CacheLookup.Answer) {
+        if let current, position < current.answers.count {
             position += 1
-            return (current, current.items[position - 1])
+            return (current, current.answers[position - 1])
         }
         condition.lock()
         if let current { spare.append(current) }
@@ -109,7 +141,7 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
         condition.unlock()
         current = batch
         position = 1
-        return (batch, batch.items[0])
+        return (batch, batch.answers[0])
     }
 
     /// Waits until every file is looked up: the thread makes no more calls to the cache, which
@@ -125,16 +157,15 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
         while index < total {
             condition.lock()
             while ready.count >= Self.batchesAhead { condition.wait() }
-            let batch = spare.popLast() ?? Batch()
+            let batch = spare.popLast() ?? CacheLookup.Batch()
             condition.unlock()
-            batch.items.removeAll(keepingCapacity: true)
-            batch.bytes.removeAll(keepingCapacity: true)
+            batch.empty()
             let end = min(total, index + batchFiles)
             while index < end {
                 let entry = entries[index]
                 index += 1
                 entries.release(below: index)
-                batch.items.append(lookUp(entry, index: index - 1, into: batch))
+                batch.answers.append(CacheLookup.answer(entry, index: index - 1, asking: asking, into: batch))
             }
             condition.lock()
             ready.append(batch)
@@ -145,36 +176,5 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
         done = true
         condition.broadcast()
         condition.unlock()
-    }
-
-    /// `entry`'s answer, its display path and record put in `batch`'s bytes.
-    private func lookUp(_ entry: LibraryWalker.Entry, index: Int, into batch: Batch) -> Item {
-        let start = batch.bytes.count
-        var displayPath = entry.displayPath
-        displayPath.withUTF8 { batch.bytes.append(contentsOf: $0) }
-        let path = start..<batch.bytes.count
-        let sidecar = sidecars.matching(entry)
-        // A cache that stopped working (a disk filled on a write) keeps no more: the file is read
-        // as without one (no key, stamp or facts made for it).
-        guard cache.isUsable else {
-            return Item(displayPath: path, answer: .miss(LibraryReader.Job(index: index, entry: entry, key: nil, stamp: nil,
-                                                                           signature: nil, sidecar: sidecar)))
-        }
-        let key = cache.key(for: entry.path)
-        let stamp = entry.stat ?? FileStamp(path: entry.path)
-        // Facts serve a file no Takeout sidecar may describe (sidecars are read fresh).
-        let signature = sidecar == nil ? rulesSignature.map { CachedFacts.signature(rules: $0, displayPath: entry.displayPath) } : nil
-        let job = { LibraryReader.Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar) }
-        guard let stamp, let hit = cache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp,
-                                                droppingTracks: droppingTracks, facts: signature, appendingTo: &batch.bytes)
-        else { return Item(displayPath: path, answer: .miss(job())) }
-        switch hit {
-        case .factsAppended(let facts, let record):
-            return Item(displayPath: path, answer: .facts(facts, record: record))
-        case .file(let file, let bytes, let checksum, let tracks):
-            return Item(displayPath: path, answer: .file(file, bytes: bytes, checksum: checksum, tracks: tracks, job: job()))
-        case .facts:
-            preconditionFailure("a lookup appending to a buffer answers facts there")
-        }
     }
 }

@@ -38,7 +38,7 @@ enum LibraryReader {
         /// The file's record for a spilling ``ScanRecords`` (``RecordCodec``), made in its task.
         var encoded: [UInt8]?
         /// What the cache kept of an unchanged file, used instead of `file` (not decoded then):
-        /// its summary and file findings, its record in `encoded`.
+        /// its summary and file findings (its record is handed to the delivery where it lies).
         var facts: CachedFacts?
 
         /// False for a file of another shard.
@@ -176,10 +176,11 @@ enum LibraryReader {
         // The summaries before this one have their long names held by their folders.
         var namesHeld = 0
 
-        func deliver(_ index: Int, _ read: Read) {
+        /// `record`: the record of a file the cache's facts stand for (``Read/facts``), where it lies.
+        func deliver(_ index: Int, _ read: Read, record: UnsafeRawBufferPointer? = nil) {
             let summary: FileSummary?
-            if let facts = read.facts, let bytes = read.encoded {
-                let slot = records.append(path: read.displayPath, kind: facts.kind, format: facts.format, encoded: bytes)
+            if let facts = read.facts, let record {
+                let slot = records.append(path: read.displayPath, kind: facts.kind, format: facts.format, encoded: record)
                 summary = facts.summary(path: read.displayPath, slot: slot, folders: &folders)
             } else {
                 summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
@@ -206,27 +207,31 @@ enum LibraryReader {
 
         /// Delivers a file the cache answered with its record, decoded (`file`; no facts of this
         /// run's signature were kept with it): checked like a file read, and its facts stored.
-        func deliverCached(_ index: Int, _ file: MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?,
-                           entry: LibraryWalker.Entry, sidecar: SidecarIndex.Match?, key: String, signature: UInt64?) {
+        func deliverCached(_ file: MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?, job: Job) {
             var file = file
-            prepare(&file, entry, sidecar)
-            var read = check(file, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
+            prepare(&file, job.entry, job.sidecar)
+            var read = check(file, displayPath: job.entry.displayPath, shard: shard, engine: engine, countKept: countKept)
             read.fromCache = true
             read.encoded = spillRecord(read, record: bytes)
-            if let signature, let kept = read.file,
+            if let signature = job.signature, let key = job.key, let kept = read.file,
                let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature, recordChecksum: checksum) {
                 cache?.store(ScanCache.FactsUpdate(key: key, checksum: checksum, facts: facts.encoded))
             }
-            deliver(index, read)
+            deliver(job.index, read)
         }
 
-        // A library-sized scan looks its files up on a thread of its own, ahead of this task.
+        // Facts serve a scan whose records wait outside memory, as bytes (no rules' signature
+        // otherwise).
+        var asking = CacheLookup.Asking(cache: cache, sidecars: sidecars, rulesSignature: records.isSpilling ? rulesSignature : nil,
+                                        keepingBytes: spill, droppingTracks: !keepTimeline)
+        // A library-sized scan looks its files up on a thread of its own, ahead of this task;
+        // a smaller one here, a file at a time, into one batch.
         let lookahead: CacheLookahead<Entries>? = if let cache, spill, records.isSpilling, cache.isUsable {
-            CacheLookahead(entries.take()!, cache: cache, sidecars: sidecars, rulesSignature: rulesSignature,
-                           droppingTracks: !keepTimeline, batchFiles: lookaheadBatch)
+            CacheLookahead(entries.take()!, asking: asking, batchFiles: lookaheadBatch)
         } else {
             nil
         }
+        let here = CacheLookup.Batch()
 
         @Sendable func readJob(_ job: Job) -> (Int, Read, ScanCache.Record?) {
             let entry = job.entry
@@ -270,55 +275,32 @@ enum LibraryReader {
                     if running > 0 || !batch.isEmpty, next - nextIndex >= deliveryWindow { break }
                     let index = next
                     next += 1
+                    let (held, answer): (CacheLookup.Batch, CacheLookup.Answer)
                     if let lookahead {
-                        let (held, item) = lookahead.next()
-                        switch item.answer {
-                        case .facts(let facts, let record):
-                            let displayPath = String(decoding: held.bytes[item.displayPath], as: UTF8.self)
-                            deliver(index, checked(facts, record: Array(held.bytes[record]), displayPath: displayPath, shard: shard,
-                                                   engine: engine, countKept: countKept))
-                        case .file(let file, let bytes, let checksum, let tracks, let job):
-                            deliverCached(index, file, bytes: bytes, checksum: checksum, tracks: tracks, entry: job.entry,
-                                          sidecar: job.sidecar, key: job.key ?? "", signature: job.signature)
-                        case .miss(let job):
-                            batch.append(job)
-                            continue
-                        }
-                        if batch.isEmpty { continue } else { break }
+                        (held, answer) = lookahead.next()
+                    } else {
+                        let entry = entries![index]
+                        entries!.release(below: next)
+                        // Records stopped going to disk (a write refused): no more facts.
+                        if asking.rulesSignature != nil, !records.isSpilling { asking.rulesSignature = nil }
+                        here.empty()
+                        (held, answer) = (here, CacheLookup.answer(entry, index: index, asking: asking, into: here))
                     }
-                    let entry = entries![index]
-                    entries!.release(below: next)
-                    var key: String?
-                    var stamp: FileStamp?
-                    var signature: UInt64?
-                    // Its Takeout sidecar's name, matched once (most libraries have none).
-                    let sidecar = sidecars.matching(entry)
-                    if let cache, cache.isUsable {
-                        let k = cache.key(for: entry.path)
-                        stamp = entry.stat ?? FileStamp(path: entry.path)
-                        key = k
-                        // Facts serve a scan whose records wait outside memory, as bytes (no
-                        // rules' signature otherwise), and a file no Takeout sidecar may describe
-                        // (sidecars are read fresh).
-                        if records.isSpilling, let rulesSignature, sidecar == nil {
-                            signature = CachedFacts.signature(rules: rulesSignature, displayPath: entry.displayPath)
-                        }
-                        if let stamp, let hit = cache.lookup(key: k, displayPath: entry.displayPath, stamp: stamp, keepingBytes: spill,
-                                                             droppingTracks: !keepTimeline, facts: signature) {
-                            switch hit {
-                            case .facts(let facts, let bytes):
-                                deliver(index, checked(facts, record: bytes, displayPath: entry.displayPath, shard: shard,
-                                                       engine: engine, countKept: countKept))
-                            case .file(let file, let bytes, let checksum, let tracks):
-                                deliverCached(index, file, bytes: bytes, checksum: checksum, tracks: tracks, entry: entry,
-                                              sidecar: sidecar, key: k, signature: signature)
-                            case .factsAppended:
-                                preconditionFailure("a lookup without a buffer answers facts with their bytes")
-                            }
-                            if batch.isEmpty { continue } else { break }
-                        }
+                    // A warning the lookup made, shown from here (the progress display's task).
+                    cache?.handOverWarning()
+                    switch answer {
+                    case .miss(let job):
+                        batch.append(job)
+                        continue
+                    case .facts(let facts, let displayPath, let record):
+                        let read = checked(facts, displayPath: String(decoding: held.bytes[displayPath], as: UTF8.self), shard: shard,
+                                           engine: engine, countKept: countKept)
+                        held.bytes.withUnsafeBytes { deliver(index, read, record: UnsafeRawBufferPointer(rebasing: $0[record])) }
+                    case .file(let file, let bytes, let checksum, let tracks, let job):
+                        deliverCached(file, bytes: bytes, checksum: checksum, tracks: tracks, job: job)
                     }
-                    batch.append(Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar))
+                    // A file the cache answers ends a batch of reads (it is not read beside them).
+                    if batch.isEmpty { continue } else { break }
                 }
                 guard !batch.isEmpty else { return false }
                 group.addTask { [batch] in batch.map(readJob) }
@@ -392,16 +374,15 @@ enum LibraryReader {
         }.map(\.key)
     }
 
-    /// An unchanged file as its cached facts give it (its record `record`): dropped when of another
-    /// shard, else with the file findings kept with the facts.
-    private static func checked(_ facts: CachedFacts, record: [UInt8], displayPath: String, shard: Shard?, engine: LintEngine,
+    /// An unchanged file as its cached facts give it: dropped when of another shard, else with the
+    /// file findings kept with the facts.
+    private static func checked(_ facts: CachedFacts, displayPath: String, shard: Shard?, engine: LintEngine,
                                 countKept: Bool) -> Read {
         if let shard, !shard.contains(kind: facts.kind, identifier: facts.identifier.string, path: displayPath) {
             return Read(displayPath: displayPath, file: nil, findings: [], kept: 0, fromCache: true)
         }
         let kept = countKept ? engine.countAfterBaseline(facts.findings) : 0
-        return Read(displayPath: displayPath, file: nil, findings: facts.findings, kept: kept, fromCache: true, encoded: record,
-                    facts: facts)
+        return Read(displayPath: displayPath, file: nil, findings: facts.findings, kept: kept, fromCache: true, facts: facts)
     }
 
     /// A slim file as the scan keeps it: dropped when of another shard, else with its file findings.

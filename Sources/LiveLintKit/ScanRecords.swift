@@ -142,16 +142,18 @@ final class ScanRecords: FileStore {
     /// Keeps `file`; `bytes`, when given, are its ``RecordCodec`` encoding (made where the file
     /// was read, off this task). Returns its slot.
     func append(_ file: MediaFile, encoded bytes: [UInt8]?) -> Int {
-        if let bytes, let slot = spill(path: file.path, kind: file.kind, format: file.format, encoded: bytes) { return slot }
+        if let bytes, let slot = bytes.withUnsafeBytes({ spill(path: file.path, kind: file.kind, format: file.format, encoded: $0) }) {
+            return slot
+        }
         slots.append(hold(file))
         return slots.count - 1
     }
 
-    /// Keeps the file at `path` known only by its record (a cache's, ``CachedFacts``): spilled
-    /// as it is, or decoded and held when it cannot be. Returns its slot.
-    func append(path: String, kind: FileKind, format: ContainerFormat, encoded bytes: [UInt8]) -> Int {
+    /// Keeps the file at `path` known only by its record (a cache's, ``CachedFacts``, read where
+    /// it lies): spilled as it is, or decoded and held when it cannot be. Returns its slot.
+    func append(path: String, kind: FileKind, format: ContainerFormat, encoded bytes: UnsafeRawBufferPointer) -> Int {
         if let slot = spill(path: path, kind: kind, format: format, encoded: bytes) { return slot }
-        let file = bytes.withUnsafeBytes { RecordCodec.decode($0, path: path, names: names) }
+        let file = RecordCodec.decode(bytes, path: path, names: names)
         slots.append(hold(file ?? MediaFile(path: path, kind: kind, format: format,
                                             error: ReadIssue(.io, "livelint could not keep its record of this file"))))
         return slots.count - 1
@@ -159,21 +161,19 @@ final class ScanRecords: FileStore {
 
     /// `bytes` written out (buffered) as the record of the file at `path`: its slot, or nil when
     /// records are held (not spilling, or too big for a slot).
-    private func spill(path: String, kind: FileKind, format: ContainerFormat, encoded bytes: [UInt8]) -> Int? {
+    private func spill(path: String, kind: FileKind, format: ContainerFormat, encoded bytes: UnsafeRawBufferPointer) -> Int? {
         let slot = slots.count
         let pathLength = path.utf8.count
         guard spilling,
               let spilled = Slot.spilled(offset: end + Int64(buffer.count), count: pathLength + 4 + bytes.count,
                                          kind: kind, format: format) else { return nil }
-        // Copied from their bytes: appended as collections (the path's UTF-8 view, the array),
-        // they were retained and released at each step, a file.
+        // Copied from their bytes: the path's UTF-8 view appended as a collection was retained
+        // and released at each step, a file.
         var path = path
         path.withUTF8 { path in
-            bytes.withUnsafeBufferPointer { bytes in
-                withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer.append(contentsOf: $0) }
-                buffer.append(contentsOf: path)
-                buffer.append(contentsOf: bytes)
-            }
+            withUnsafeBytes(of: UInt32(pathLength).littleEndian) { buffer.append(contentsOf: $0) }
+            buffer.append(contentsOf: path)
+            buffer.append(contentsOf: bytes)
         }
         slots.append(spilled)
         if buffer.count >= Self.bufferSize { flush() }

@@ -401,12 +401,12 @@ import Testing
         #expect(again.report == first.report)
     }
 
-    /// A lookup made on the lookahead's thread (``CacheLookahead``, a lookup with a buffer) that
-    /// finds the cache damaged holds its one warning until the scan's task next calls (a store):
-    /// the progress display that shows it is that task's alone. A lookup the task makes itself
-    /// warns at once. Either way, once.
+    /// A lookup that finds the cache damaged (on the lookahead's thread, ``CacheLookahead``, or
+    /// on the scan's task) holds its one warning until the scan's task hands it over: by a store,
+    /// or by ``ScanCache/handOverWarning()``, which the scan calls after each file's lookup. The
+    /// progress display that shows it is that task's alone. Either way, once.
     @Test(arguments: [true, false])
-    func aWarningFromTheLookaheadWaitsForTheScansTask(fromLookahead: Bool) async throws {
+    func aWarningFromALookupWaitsForTheScansTask(byStore: Bool) async throws {
         let (library, cache, remove) = try Self.workspace()
         defer { remove() }
         _ = try await Self.lint(library, cache: .directory(cache))
@@ -427,14 +427,14 @@ import Testing
         try handle.write(contentsOf: [UInt8](repeating: 0xA5, count: size - 4_096))
         try handle.close()
         let key = scanCache.key(for: entry.path)
-        if fromLookahead {
-            var buffer: [UInt8] = []
-            #expect(scanCache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp, droppingTracks: false, facts: nil,
-                                     appendingTo: &buffer) == nil)
-            #expect(warnings.events.isEmpty && buffer.isEmpty)
+        var buffer: [UInt8] = []
+        #expect(scanCache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp, keepingBytes: true,
+                                 droppingTracks: false, facts: nil, appendingTo: &buffer) == nil)
+        #expect(warnings.events.isEmpty && buffer.isEmpty)
+        if byStore {
             scanCache.store(ScanCache.FactsUpdate(key: key, checksum: 0, facts: []))
         } else {
-            #expect(scanCache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp) == nil)
+            scanCache.handOverWarning()
         }
         #expect(warnings.events.count == 1)
         #expect(!scanCache.isUsable)

@@ -8,7 +8,7 @@ import ScratchFiles
 /// anything else (tracks, audio streams, libmediainfo properties…), which is then simply not
 /// cached, so a record can never drop a field. A motion photo is written with its claims, where
 /// its video lies and the slim movie it is (since format 4; before, such a still was read every
-/// time and, in a scan past 10,000 files, held in memory whole). The path is not stored: a record
+/// time and, in a scan past 10,000 files, its slim record held in memory). The path is not stored: a record
 /// is found by its path, and `.livp` members are stored by their name inside the archive.
 /// Decoding checks every length against the bytes left and returns nil for anything damaged (a
 /// cache miss).
@@ -63,6 +63,13 @@ enum RecordCodec {
         out += bytes[..<tracks.lowerBound]
         out.append(0)
         out += bytes[tracks.upperBound...]
+    }
+
+    /// A record's `bytes` appended to `out` as kept, or cut of the movie's tracks at `tracks`
+    /// when given (``cut(_:tracks:)``).
+    static func append(_ bytes: UnsafeRawBufferPointer, cutting tracks: Range<Int>?, to out: inout [UInt8]) {
+        guard let tracks else { return out.append(contentsOf: bytes) }
+        cut(bytes.assumingMemoryBound(to: UInt8.self), tracks: tracks, appendingTo: &out)
     }
 
     /// The primitives (LEB128 numbers, zigzagged signed ones, doubles, length-prefixed bytes)

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 import LiveLintEngine
 import LiveModel
 
@@ -80,10 +81,9 @@ final class ScanCache: @unchecked Sendable {
         /// what a caller that asked for facts and got none needs to store them: the record's
         /// checksum and where its movie's tracks lie.
         case file(MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?)
-        case facts(CachedFacts, bytes: [UInt8])
-        /// Facts, their record's bytes (cut when `droppingTracks`) appended to the caller's
-        /// buffer at `record` (``lookup(key:displayPath:stamp:droppingTracks:facts:appendingTo:)``).
-        case factsAppended(CachedFacts, record: Range<Int>)
+        /// The facts, and the record's bytes as kept (cut when `droppingTracks`), appended to the
+        /// caller's buffer at `record`: no array made for them.
+        case facts(CachedFacts, record: Range<Int>)
     }
 
     let path: String
@@ -109,11 +109,15 @@ final class ScanCache: @unchecked Sendable {
     private let names: RecordCodec.Names
     private let warn: (String) -> Void
     private var warned = false
-    /// A warning made under the lock, handed to `warn` once the lock is let go (`warn` never runs
-    /// under it), by the call that made it; one made by a lookup with a buffer (the lookahead's
-    /// thread, ``CacheLookahead``) waits for the scan's task's next store or ``finish()``: the
-    /// scan's progress display is that task's alone.
+    /// The run's one warning, made under the lock and handed to `warn` outside it by the scan's
+    /// task alone (its progress display is that task's): by ``handOverWarning()``, which a store,
+    /// ``finish()`` and the opening call, and which the scan calls after each file's lookup. A
+    /// lookup never does: it may run on the lookahead's thread (``CacheLookahead``).
     private var heldWarning: String?
+    /// True while a warning is held: the scan's check after each lookup reads this, not the lock.
+    private let warningHeld = Atomic<Bool>(false)
+    /// True while lookups can hit (the cursor is open), read without the lock.
+    private let usable = Atomic<Bool>(false)
     /// The current directory, for making relative paths absolute (the key of a record).
     private let workingDirectory: String
 
@@ -150,8 +154,8 @@ final class ScanCache: @unchecked Sendable {
         self.includeHidden = includeHidden
         // Opened before anyone else holds it: what opening notes is handed over here.
         defer {
-            if let message = heldWarning { warn(message) }
-            heldWarning = nil
+            usable.store(cursor != nil, ordering: .releasing)
+            handOverWarning()
         }
         if let problem = Self.makeDirectories(directory) {
             disable("cannot create the cache folder \(directory) (\(problem)): running without it")
@@ -304,58 +308,50 @@ final class ScanCache: @unchecked Sendable {
     /// `droppingTracks` (a run that draws no timeline, ``RecordCodec/cut(_:tracks:)``).
     func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false,
                 droppingTracks: Bool = false) -> (file: MediaFile, bytes: [UInt8]?)? {
+        var unused: [UInt8] = []
+        defer { handOverWarning() }
         guard case .file(let file, let bytes, _, _)? = lookup(key: key, displayPath: displayPath, stamp: stamp,
-                                                              keepingBytes: keepingBytes, droppingTracks: droppingTracks)
+                                                              keepingBytes: keepingBytes, droppingTracks: droppingTracks,
+                                                              facts: nil, appendingTo: &unused)
         else { return nil }
         return (file, bytes)
     }
 
     /// ``record(key:displayPath:stamp:keepingBytes:droppingTracks:)``; with `facts`, the
     /// signature of the facts wanted (``CachedFacts/signature(rules:displayPath:)``), a hit whose
-    /// row keeps facts of that signature gives them and the record's bytes (as kept, cut when
-    /// `droppingTracks`) without decoding the file. Facts are given only with `keepingBytes`.
-    func lookup(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false,
-                droppingTracks: Bool = false, facts: UInt64? = nil) -> Hit? {
-        lookup(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: keepingBytes, droppingTracks: droppingTracks,
-               facts: facts, buffer: nil)
+    /// row keeps facts of that signature gives them, its record's bytes appended to `buffer` (as
+    /// kept, cut when `droppingTracks`), without decoding the file. Facts are given only with
+    /// `keepingBytes`. A warning it makes waits for ``handOverWarning()``.
+    func lookup(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool, droppingTracks: Bool,
+                facts: UInt64?, appendingTo buffer: inout [UInt8]) -> Hit? {
+        lock.lock()
+        defer { lock.unlock() }
+        return lookupLocked(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: keepingBytes,
+                            droppingTracks: droppingTracks, facts: facts, buffer: &buffer)
     }
 
-    /// ``lookup(key:displayPath:stamp:keepingBytes:droppingTracks:facts:)`` keeping the bytes, for
-    /// a caller gathering records in a buffer of its own: a hit with facts appends its record's
-    /// bytes (cut when `droppingTracks`) to `buffer` and comes as ``Hit/factsAppended(_:record:)``,
-    /// no array made for it. This is the lookahead's lookup (``CacheLookahead``), made on a thread
-    /// of its own: a warning it makes is not handed to `warn` here but at the scan's task's next
-    /// store or ``finish()``.
-    func lookup(key: String, displayPath: String, stamp: FileStamp, droppingTracks: Bool, facts: UInt64?,
-                appendingTo buffer: inout [UInt8]) -> Hit? {
-        withUnsafeMutablePointer(to: &buffer) { buffer in
-            lookup(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: true, droppingTracks: droppingTracks,
-                   facts: facts, buffer: buffer)
-        }
-    }
-
-    private func lookup(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool, droppingTracks: Bool,
-                        facts: UInt64?, buffer: UnsafeMutablePointer<[UInt8]>?) -> Hit? {
-        // A lookup with a buffer is the lookahead's: its warning waits for the scan's task.
-        locked(handingOverWarning: buffer == nil) {
-            lookupLocked(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: keepingBytes,
-                         droppingTracks: droppingTracks, facts: facts, buffer: buffer)
-        }
-    }
-
-    /// `body` under the lock; then, with `handingOverWarning`, a warning held is handed to `warn`.
-    private func locked<R>(handingOverWarning: Bool = true, _ body: () -> R) -> R {
+    /// `body` under the lock; then the warning it made, if any, handed to `warn` outside it.
+    private func locked<R>(_ body: () -> R) -> R {
         lock.lock()
         let result = body()
-        let message = handingOverWarning ? heldWarning : nil
-        if handingOverWarning { heldWarning = nil }
         lock.unlock()
-        if let message { warn(message) }
+        handOverWarning()
         return result
     }
 
+    /// Hands the warning held, if any, to `warn` (from the scan's task: see ``heldWarning``).
+    func handOverWarning() {
+        guard warningHeld.load(ordering: .acquiring) else { return }
+        lock.lock()
+        let message = heldWarning
+        heldWarning = nil
+        warningHeld.store(false, ordering: .releasing)
+        lock.unlock()
+        if let message { warn(message) }
+    }
+
     private func lookupLocked(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool, droppingTracks: Bool,
-                              facts: UInt64?, buffer: UnsafeMutablePointer<[UInt8]>?) -> Hit? {
+                              facts: UInt64?, buffer: inout [UInt8]) -> Hit? {
         guard let cursor else { return nil }
         var key = key
         return key.withUTF8 { keyBytes -> Hit? in
@@ -388,7 +384,7 @@ final class ScanCache: @unchecked Sendable {
                         continue
                     }
                     let file = matching(stamp: stamp, displayPath: displayPath, keepingBytes: keepingBytes,
-                                        droppingTracks: droppingTracks, facts: keepingBytes ? facts : nil, buffer: buffer)
+                                        droppingTracks: droppingTracks, facts: keepingBytes ? facts : nil, buffer: &buffer)
                     onRow = try cursor.step()
                     return file
                 }
@@ -423,7 +419,7 @@ final class ScanCache: @unchecked Sendable {
     /// The record on the cursor's row when its stamp, keys and checksum match: its facts of the
     /// signature `facts` when the row keeps them, else the file decoded.
     private func matching(stamp: FileStamp, displayPath: String, keepingBytes: Bool,
-                          droppingTracks: Bool, facts signature: UInt64?, buffer: UnsafeMutablePointer<[UInt8]>?) -> Hit? {
+                          droppingTracks: Bool, facts signature: UInt64?, buffer: inout [UInt8]) -> Hit? {
         guard let cursor,
               cursor.int64(1) == stamp.device, cursor.int64(2) == stamp.inode, cursor.int64(3) == stamp.size,
               cursor.int64(4) == stamp.modified, cursor.int64(5) == stamp.changed, cursor.int64(6) == keySignature
@@ -434,24 +430,17 @@ final class ScanCache: @unchecked Sendable {
         }
         return cursor.withBlob(8) { bytes -> Hit? in
             guard Self.checksum(bytes) == checksum else { return nil }
+            // Copied once from the row: cut there when the run drops the timeline.
             if let facts, facts.tracks.map({ $0.upperBound <= bytes.count }) ?? true {
-                if let buffer {
-                    let start = buffer.pointee.count
-                    if droppingTracks, let tracks = facts.tracks {
-                        RecordCodec.cut(bytes.assumingMemoryBound(to: UInt8.self), tracks: tracks, appendingTo: &buffer.pointee)
-                    } else {
-                        buffer.pointee.append(contentsOf: bytes)
-                    }
-                    return .factsAppended(facts, record: start..<buffer.pointee.count)
-                }
-                // Copied once from the row: cut there when the run drops the timeline.
-                if droppingTracks, let tracks = facts.tracks { return .facts(facts, bytes: RecordCodec.cut(bytes, tracks: tracks)) }
-                return .facts(facts, bytes: Array(bytes))
+                let start = buffer.count
+                RecordCodec.append(bytes, cutting: droppingTracks ? facts.tracks : nil, to: &buffer)
+                return .facts(facts, record: start..<buffer.count)
             }
             guard let (file, tracks) = RecordCodec.decodeNotingTracks(bytes, path: displayPath, names: names) else { return nil }
             guard keepingBytes else { return .file(file, bytes: nil, checksum: checksum, tracks: tracks) }
-            if droppingTracks, let tracks { return .file(file, bytes: RecordCodec.cut(bytes, tracks: tracks), checksum: checksum, tracks: tracks) }
-            return .file(file, bytes: Array(bytes), checksum: checksum, tracks: tracks)
+            var kept: [UInt8] = []
+            RecordCodec.append(bytes, cutting: droppingTracks ? tracks : nil, to: &kept)
+            return .file(file, bytes: kept, checksum: checksum, tracks: tracks)
         }
     }
 
@@ -572,14 +561,16 @@ final class ScanCache: @unchecked Sendable {
         note(message)
     }
 
-    /// The run's one warning, held for the caller to hand over (``locked(handingOverWarning:_:)``).
+    /// The run's one warning, held for the scan's task to hand over (``handOverWarning()``).
     private func note(_ message: String) {
         guard !warned else { return }
         warned = true
         heldWarning = message
+        warningHeld.store(true, ordering: .releasing)
     }
 
     private func closeDatabase() {
+        usable.store(false, ordering: .releasing)
         cursor = nil
         insert = nil
         updateFacts = nil
@@ -591,11 +582,7 @@ final class ScanCache: @unchecked Sendable {
     }
 
     /// True while lookups can hit.
-    var isUsable: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cursor != nil
-    }
+    var isUsable: Bool { usable.load(ordering: .acquiring) }
 
     static func reason(_ error: any Error) -> String {
         if let e = error as? SQLiteError {

@@ -28,14 +28,17 @@ public struct BoxPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     }
 
     /// Box components held inline after ``node``: `moov/trak/mdia/minf/stbl/stsd` and two more.
-    static let inlineCapacity = 8
+    static var inlineCapacity: Int { Types.scalarCount }
+    /// The inline components' storage: its width is ``inlineCapacity``.
+    private typealias Types = SIMD8<UInt32>
+    private typealias Indexes = SIMD8<UInt8>
 
     /// What precedes the inline components.
     private let node: Node?
     /// The inline components' types, the first `count` of them used.
-    private var types = SIMD8<UInt32>()
+    private var types = Types()
     /// Their indexes plus one (0: no index shown); a larger index is a node of its own.
-    private var indexes = SIMD8<UInt8>()
+    private var indexes = Indexes()
     private var count: UInt8 = 0
 
     /// The empty path (a top-level box's parent).

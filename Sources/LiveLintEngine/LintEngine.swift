@@ -558,8 +558,8 @@ private final class Pending<Value: Sendable>: @unchecked Sendable {
             made = make()
             done.signal()
         }
-        // As large as the main thread's and, on Linux, libdispatch's workers' (8 MiB): pairing and
-        // the scan rules run here as they do there (the held scan's buckets).
+        // The usual default (`ulimit -s`, 8 MiB), as the main thread and libdispatch's workers
+        // have on Linux: pairing and the scan rules run here as they do there (a stored bucket's `prepare`).
         thread.stackSize = 8 << 20
         thread.start()
     }

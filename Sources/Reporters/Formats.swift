@@ -51,8 +51,9 @@ public struct LintReportOptions: Sendable {
     /// The runs' size for those lists (nil: their default; small in the tests).
     public var scratchRun: Int?
     /// JSON: threads that write the files and the pairs, a share of a few thousand each at a
-    /// time, handed on in order (`--jobs`, at most the cores: each holds its share's text; the
-    /// report is the same, byte for byte).
+    /// time, handed on in order (`--jobs`; capped at the cores when the report is written, which
+    /// is what lets ``RecordFile``'s chunk cache, a chunk a core, serve them all; each holds its
+    /// share's text; the report is the same, byte for byte).
     public var threads = 1
 
     public init(verbose: Bool = false, color: Bool = false, informationURI: String? = nil,

@@ -14,7 +14,8 @@ public protocol ScratchRecord {
     init?(decoding bytes: UnsafeRawBufferPointer)
 }
 
-/// ``RecordFile/cachedChunks``: a chunk for each core, at least 8 (counted once).
+/// ``RecordFile/cachedChunks``: a chunk for each core, at least 8 (counted once): enough for
+/// readers on as many threads as there are cores (the JSON report caps its threads there).
 @usableFromInline let recordFileCachedChunks = max(8, ProcessInfo.processInfo.activeProcessorCount)
 
 /// Records appended one after another to an unlinked temporary file (``TemporaryFile``), each

@@ -168,7 +168,9 @@ struct LibraryBuilder {
         defer { try? FileManager.default.removeItem(atPath: output) }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
         let offsets = Self.offsets(of: old, in: bytes[...])
-        guard offsets.count >= 2 else { throw BenchError("\(output): identifier found \(offsets.count) times, not in both still and video") }
+        guard offsets.count >= 2 else {
+            throw BenchError("\(output): identifier found \(offsets.count) times, where the still and its video each hold it")
+        }
         return (bytes, offsets, Self.ext(pair.still))
     }
 

@@ -53,9 +53,12 @@ struct SourceOptions: ParsableArguments {
             + (motionPhotos ? "-motion" : "") + "-\(pairs)"
     }
 
+    /// How many files N items make: a file a motion photo, two a pair.
+    func files(_ n: Int) -> Int { motionPhotos ? n : 2 * n }
+
     /// What one of the N items is, and how many files N of them make.
     func items(_ n: Int) -> String {
-        motionPhotos ? "\(n) motion photos (\(n) files)" : "\(n) pairs (\(2 * n) files)"
+        motionPhotos ? "\(n) motion photos (\(files(n)) files)" : "\(n) pairs (\(files(n)) files)"
     }
 
     func builder() throws -> (LibraryBuilder, String) {
@@ -156,7 +159,7 @@ struct Run: ParsableCommand {
 
     func bench(folder: String, pairs n: Int, livelint: String, compareLint: [String]?, exiftool: String?) throws {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let files = sources.motionPhotos ? n : 2 * n
+        let files = sources.files(n)
         let lintArgv = lintArgs.split(separator: " ").map(String.init)
         // The floor is the C program when it builds (a Swift floor spends ~20 ms starting up).
         let floor = cFloorBinary().map { [$0, folder] } ?? [me, "floor", folder]

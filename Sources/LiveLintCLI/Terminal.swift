@@ -67,6 +67,9 @@ final class ProgressLine {
         case .pairFormed:
             pairs += 1
             draw(force: false)
+        case .pairsFromCache(let count):
+            pairs += count
+            draw(force: false)
         case .warning:
             break  // printed by the command, on a line of its own
         case .finished(let summary):

@@ -90,6 +90,9 @@ public struct LintEngine: Sendable {
     /// the same signature (and the same livelint) find the same on a file (``fileFindings(_:)``),
     /// so a cache may keep what one found for the other.
     public let fileRulesSignature: String
+    /// Every enabled rule with its severity and options, and the consumers: what a bucket's
+    /// outcome depends on besides its files (``BucketOutcomes``).
+    public let outcomeSignature: String
     /// The consumers whose verdicts each pair gets (``Configuration/consumers``).
     public let consumers: [any Consumer]
     /// Threads the pair rules (with the full records they read, and the consumers' verdicts) run
@@ -111,6 +114,7 @@ public struct LintEngine: Sendable {
         var active: [Active] = []
         var keys = Set<String>()
         var signature = ""
+        var outcomeSignature = ""
         for type in registry.rules {
             let d = type.description
             let setting = configuration.rules[d.identifier]
@@ -121,13 +125,13 @@ public struct LintEngine: Sendable {
             var rule = type.init()
             rule.apply(options: options)
             let severity = setting?.severity ?? d.defaultSeverity
-            if rule is any FileRule {
-                signature += "\(d.identifier) \(severity.rawValue)"
-                for (name, value) in options.values.sorted(by: { $0.key < $1.key }) {
-                    signature += " \(name)=\(value.typedDescription)"
-                }
-                signature += "\n"
+            var line = "\(d.identifier) \(severity.rawValue)"
+            for (name, value) in options.values.sorted(by: { $0.key < $1.key }) {
+                line += " \(name)=\(value.typedDescription)"
             }
+            line += "\n"
+            if rule is any FileRule { signature += line }
+            outcomeSignature += line
             active.append(Active(id: d.identifier, severity: severity, documentation: d.documentation, rule: rule))
             keys.formUnion(d.readsMetadata.map(\.key))
         }
@@ -138,6 +142,7 @@ public struct LintEngine: Sendable {
         self.metadataKeys = keys
         self.fileRulesSignature = signature
         self.consumers = try Consumers.named(configuration.consumers)
+        self.outcomeSignature = outcomeSignature + "consumers: " + self.consumers.map(\.id).joined(separator: ",") + "\n"
         self.configuration = configuration
         self.baseline = baseline
     }
@@ -234,7 +239,7 @@ public struct LintEngine: Sendable {
         var outcomes = OutcomeCounts()
         if needsFull {
             forEachPart { list, indices in
-                checkPairs(list, store: store, into: findings, onPair: onPair, media: media, outcomes: &outcomes) { k, extra in
+                checkPairs(list, store: store, found: findings.append(contentsOf:), onPair: onPair, media: media, outcomes: &outcomes) { k, extra in
                     extras[indices.map { Int($0[k]) } ?? k] = extra
                 }
             }
@@ -252,13 +257,22 @@ public struct LintEngine: Sendable {
     /// the summaries back from there (docs/flat-memory.md, step 2). The result is the same,
     /// byte for byte. `onPair` sees the pairs bucket by bucket. What the records hold beyond
     /// their pairs (the consumers' verdicts, the `media`) waits on disk too, beside the pairs.
+    ///
+    /// With `bucketOutcomes` and the files' keys (a `keyed` ``PartitionBuilder``), each bucket's
+    /// outcome is kept there, and a bucket whose outcome is found is not read back, paired or
+    /// checked: its pairs and findings are taken as they were (``BucketOutcomes``), and
+    /// `onCachedPairs` is told how many complete pairs it holds (`onPair` sees none of them).
     public func run(stored: some SummaryStore, ties: consuming PartitionBuilder, store: some FileStore, root: String,
                     fileFindings: FindingSorter? = nil, onPair: ((LivePair, [Finding]) -> Void)? = nil,
                     afterPhase: (() -> Void)? = nil, partition target: Int, scratch directory: String? = nil,
-                    runSize: Int? = nil, media: Bool = false) -> LintResult {
+                    runSize: Int? = nil, media: Bool = false, bucketOutcomes: (any BucketOutcomes)? = nil,
+                    onCachedPairs: ((Int) -> Void)? = nil) -> LintResult {
         let n = stored.count
         precondition(ties.count == n, "every stored summary was tied")
         let findings = fileFindings ?? allFileFindings(store, spillingIn: directory, runSize: runSize)
+        let keepsExtras = !consumers.isEmpty || media
+        // Outcomes are kept for runs whose pairs carry only their halves (no verdicts, no media).
+        let keyed = keepsExtras ? nil : ties.keys.flatMap { keys in bucketOutcomes.map { (keys, $0) } }
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
         let byBucket = SortedRuns<UInt64>(spillingIn: directory, prefix: "livelint-buckets", runSize: runSize)
@@ -272,7 +286,6 @@ public struct LintEngine: Sendable {
         var archived: [(pair: PairSummary, file: Int32, extra: Boxed<PairRecord.Rare>?)] = []
         // Every `.livp` member, with its archive's index (for the result's files).
         var memberFiles: [(file: Int32, member: ScannedFile)] = []
-        let keepsExtras = !consumers.isEmpty || media
         let needsFull = !pairRules.isEmpty || keepsExtras || onPair != nil
         var complete = 0
         var outcomes = OutcomeCounts()
@@ -292,40 +305,75 @@ public struct LintEngine: Sendable {
             let found = scanRules.isEmpty ? [] : Self.scanFindings(scanRules, in: list)
             return PreparedBucket(indices: indices, list: list, members: members, scanFindings: found)
         }
-        /// A bucket made ready, checked: its pairs' rules, and its pairs kept.
-        func check(_ prepared: PreparedBucket) {
+        /// `indices`' pair made of the bucket's `span` (places among them), added to the pairs
+        /// kept (with what its record holds beyond it).
+        func keep(_ span: PairList.Span, of indices: [Int32], extra: Boxed<PairRecord.Rare>?) {
+            func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[Int(half)] }
+            let pair = StoredPairs.Made(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method))
+            made.append(pair)
+            if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, entry: PairExtras.Entry.encoded(extra))) }
+        }
+        /// A bucket made ready, checked: its pairs' rules, and its pairs kept; with `key`, its
+        /// outcome too (unless it holds a `.livp` archive).
+        func check(_ prepared: PreparedBucket, key: BucketKey?) {
             let (indices, list) = (prepared.indices, prepared.list)
             memberFiles += prepared.members
             findings.append(contentsOf: prepared.scanFindings)
+            var outcome = key != nil && prepared.members.isEmpty ? BucketOutcome() : nil
+            outcome?.findings = prepared.scanFindings
             var extras: [Boxed<PairRecord.Rare>?] = keepsExtras ? Array(repeating: nil, count: list.count) : []
             if needsFull {
-                checkPairs(list, store: store, into: findings, onPair: onPair, media: media, outcomes: &outcomes) { extras[$0] = $1 }
+                checkPairs(list, store: store, found: { found in
+                    findings.append(contentsOf: found)
+                    outcome?.findings += found
+                }, onPair: onPair, media: media, outcomes: &outcomes) { extras[$0] = $1 }
             }
             for k in list.indices {
                 if list.isComplete(k) { complete += 1 }
                 let extra = extras.isEmpty ? nil : extras[k]
                 if let archive = list.archive(k) {
                     archived.append((list[k], indices[Int(archive.file)], extra))
+                    outcome = nil
                     continue
                 }
                 let span = list.span(k)
-                func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[Int(half)] }
-                let pair = StoredPairs.Made(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method))
-                made.append(pair)
-                if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, entry: PairExtras.Entry.encoded(extra))) }
+                keep(span, of: indices, extra: extra)
+                if list.isComplete(k) { outcome?.complete += 1 }
+                outcome?.spans.append(span)
             }
+            if let key, let outcome, let (_, kept) = keyed { kept.keep(outcome.encoded(files: indices.count), under: key) }
+        }
+        /// The key of the bucket of `indices`, when its outcome may be kept.
+        func key(of indices: [Int32]) -> BucketKey? {
+            keyed.flatMap { keys, kept in BucketKey.of(indices.lazy.map { keys[Int($0)] }, seed: kept.seed) }
+        }
+        /// The bucket of `indices` as its kept outcome has it, if one is kept under `key`.
+        func kept(_ indices: [Int32], key: BucketKey?) -> BucketOutcome? {
+            guard let key, let (_, kept) = keyed, let bytes = kept.outcome(under: key) else { return nil }
+            return bytes.withUnsafeBytes { BucketOutcome(decoding: $0, files: indices.count) }
         }
         // With more than one of ``pairWorkers``, the next bucket is made ready on a thread of its
         // own while this one's pairs are checked (their rules on the other threads, their results
         // taken in order on this one, which left a core idle: issue 13); the buckets are checked
         // and kept in their order as one at a time. Two buckets are held at once then (three for
         // a moment: the next is started before the one made ready before it is taken).
-        var ready: Pending<PreparedBucket>?
+        var ready: (bucket: Pending<PreparedBucket>, key: BucketKey?)?
         func bucket(_ indices: [Int32]) {
-            guard pairWorkers > 1 else { return check(prepare(indices)) }
+            let key = key(of: indices)
+            if let outcome = kept(indices, key: key) {
+                // Taken as it was, after the bucket before it (the order the pairs are kept in).
+                if let waiting = ready { check(waiting.bucket.value(), key: waiting.key) }
+                ready = nil
+                findings.append(contentsOf: outcome.findings)
+                for span in outcome.spans { keep(span, of: indices, extra: nil) }
+                complete += outcome.complete
+                onCachedPairs?(outcome.complete)
+                return
+            }
+            guard pairWorkers > 1 else { return check(prepare(indices), key: key) }
             let next = Pending { prepare(indices) }
-            if let ready { check(ready.value()) }
-            ready = next
+            if let ready { check(ready.bucket.value(), key: ready.key) }
+            ready = (next, key)
         }
         var indices: [Int32] = []
         var current = UInt64.max
@@ -338,7 +386,7 @@ public struct LintEngine: Sendable {
             indices.append(Int32(truncatingIfNeeded: tied))
         }
         if !indices.isEmpty { bucket(indices) }
-        if let last = ready { check(last.value()) }
+        if let last = ready { check(last.bucket.value(), key: last.key) }
         ready = nil
         indices = []
         afterPhase?()
@@ -378,11 +426,11 @@ public struct LintEngine: Sendable {
         return collect(rules) { $0.check(scan: context) }
     }
 
-    /// `list`'s pairs one by one, each with its full halves from `store`: the pair rules (into
-    /// `findings`), `onPair` with what they found and, with consumers, their verdicts on it in `list`'s library, and with
+    /// `list`'s pairs one by one, each with its full halves from `store`: the pair rules (what
+    /// they find handed to `found`), `onPair` with what they found and, with consumers, their verdicts on it in `list`'s library, and with
     /// `media`, what its halves carry (what its record holds beyond the pair, handed to `extra`
     /// with the pair's index in `list`); each verdict counted in `outcomes` as it is given.
-    private func checkPairs(_ list: PairList, store: some FileStore, into findings: FindingSorter,
+    private func checkPairs(_ list: PairList, store: some FileStore, found: ([Finding]) -> Void,
                             onPair: ((LivePair, [Finding]) -> Void)?, media: Bool, outcomes: inout OutcomeCounts,
                             extra: (Int, Boxed<PairRecord.Rare>?) -> Void) {
         let library = consumers.isEmpty ? nil : LibraryFacts(pairs: list)
@@ -396,7 +444,7 @@ public struct LintEngine: Sendable {
         /// In order: handed on, counted, and what its record holds beyond the pair kept.
         func deliver(_ k: Int, _ checked: Checked) {
             onPair?(checked.pair, checked.found)
-            findings.append(contentsOf: checked.found)
+            if !checked.found.isEmpty { found(checked.found) }
             guard library != nil || media else { return }
             var record = list[k].record
             if let verdicts = checked.verdicts {

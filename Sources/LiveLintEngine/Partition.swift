@@ -40,7 +40,15 @@ struct Partition {
     /// ``PartitionBuilder``'s unions keep them), into each file's bucket, buckets filled in order up to `target` files;
     /// returns how many there are. `release` is called every 65,536 files of each pass (a list
     /// in a mapped file lets its pages go).
-    static func assign(_ p: UnsafeMutableBufferPointer<Int32>, target: Int, release: () -> Void = {}) -> Int {
+    ///
+    /// With `mark` (each file's ``FileKey/mark``), a bucket is also cut before a group by its
+    /// first file's mark, once it holds a quarter of `target`: a group of `size` files starts a
+    /// bucket with odds of `2 × size / target`. Buckets then hold about three quarters of
+    /// `target` and end where they ended before when files are added or removed elsewhere (a
+    /// count alone moves every cut after them): what lets a bucket's outcome be kept
+    /// (``BucketOutcomes``).
+    static func assign(_ p: UnsafeMutableBufferPointer<Int32>, target: Int, mark: ((Int) -> UInt32)? = nil,
+                       release: () -> Void = {}) -> Int {
         let n = p.count
         var buckets = 0
         for i in 0..<n {
@@ -61,7 +69,7 @@ struct Partition {
             if i & 0xFFFF == 0xFFFF { release() }
             if p[i] < 0 {
                 let size = -Int(p[i])
-                if filled > 0, filled + size > target {
+                if filled > 0, filled + size > target || mark.map({ filled >= target / 4 && startsBucket($0(i), size: size, target: target) }) == true {
                     buckets += 1
                     filled = 0
                 }
@@ -72,6 +80,12 @@ struct Partition {
             }
         }
         return n == 0 ? 0 : buckets + 1
+    }
+
+    /// True when a group of `size` files whose first file's mark is `mark` starts a bucket:
+    /// with odds of `2 × size / target`, as a mark is spread evenly over its 32 bits.
+    @inline(__always) static func startsBucket(_ mark: UInt32, size: Int, target: Int) -> Bool {
+        UInt64(mark) &* UInt64(target) < UInt64(min(size, target)) << 33
     }
 
     /// The indices `0..<count` grouped by bucket, each bucket's in their order, and where each
@@ -117,11 +131,17 @@ public struct PartitionBuilder: @unchecked Sendable {
     private var previousHeld = false
     private var previousFolder: PathFolder?
 
+    /// Each file's ``FileKey`` when the builder was made `keyed` (a scan with a cache, whose
+    /// buckets' outcomes can be kept: ``BucketOutcomes``); their marks then cut the buckets.
+    public let keys: FileKeys?
+
     /// A builder for about `capacity` files; with `directory`, the UUIDs met wait there in runs
-    /// of `runSize` (1 MiB by default).
-    public init(capacity: Int = 0, spillingIn directory: String? = nil, runSize: Int? = nil) {
+    /// of `runSize` (1 MiB by default), and the groups and keys in mapped files. With `keyed`,
+    /// each file's key is kept (``add(_:key:)``).
+    public init(capacity: Int = 0, spillingIn directory: String? = nil, runSize: Int? = nil, keyed: Bool = false) {
         if let directory { mapped = MappedArray(capacity: capacity, in: directory, prefix: "livelint-groups") }
         if mapped == nil { parent.reserveCapacity(capacity) }
+        keys = keyed ? FileKeys(capacity: capacity, spillingIn: directory) : nil
         uuids = SortedRuns(spillingIn: directory, prefix: "livelint-ties", runSize: runSize)
         edges = SortedRuns(spillingIn: directory, prefix: "livelint-edges", runSize: runSize)
     }
@@ -197,10 +217,12 @@ public struct PartitionBuilder: @unchecked Sendable {
         }
     }
 
-    /// Adds the next file (its index is how many came before it).
-    public mutating func add(_ file: FileSummary) {
+    /// Adds the next file (its index is how many came before it), with its key when the
+    /// builder keeps them (``FileKey/unknown`` when it has none).
+    public mutating func add(_ file: FileSummary, key: FileKey = .unknown) {
         let i = Int32(count)
         appendFile(i)
+        keys?.append(key)
         let held = file.splitsAsHeld
         if held, previousHeld, PathFolder.sameText(file.folder, previousFolder) {
             union(i, i - 1)
@@ -259,9 +281,12 @@ public struct PartitionBuilder: @unchecked Sendable {
         } else {
             swap(&p, &parent)
         }
-        let count = p.withUnsafeMutableBufferPointer { Partition.assign($0, target: max(1, target)) }
+        let count = p.withUnsafeMutableBufferPointer { Partition.assign($0, target: max(1, target), mark: markOf) }
         return Partition(bucketOf: p, count: count)
     }
+
+    /// Each file's mark (``FileKey/mark``) when the builder keeps keys.
+    private var markOf: ((Int) -> UInt32)? { keys.map { keys in { keys[$0].mark } } }
 
     /// Each file's index and bucket, in order, the buckets as ``partition(target:)`` makes them:
     /// worked out in place, in the mapped file when the groups are there (its pages let go as the
@@ -273,7 +298,7 @@ public struct PartitionBuilder: @unchecked Sendable {
         }
         tieUUIDs()
         mapped.withUnsafeMutableBufferPointer { p in
-            _ = Partition.assign(p, target: max(1, target), release: { mapped.release() })
+            _ = Partition.assign(p, target: max(1, target), mark: markOf, release: { mapped.release(); keys?.release() })
             for i in p.indices {
                 body(i, p[i])
                 if i & 0xFFFF == 0xFFFF { mapped.release() }

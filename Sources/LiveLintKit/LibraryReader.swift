@@ -40,6 +40,9 @@ enum LibraryReader {
         /// What the cache kept of an unchanged file, used instead of `file` (not decoded then):
         /// its summary and file findings (its record is handed to the delivery where it lies).
         var facts: CachedFacts?
+        /// The checksum of the file's record as the cache keeps it (``ScanCache/checksum(_:)``),
+        /// when one was made or found: what its ``FileKey`` is made of.
+        var checksum: Int64?
 
         /// False for a file of another shard.
         var inShard: Bool { file != nil || facts != nil }
@@ -62,6 +65,9 @@ enum LibraryReader {
         /// what ties them (``PartitionBuilder``).
         var stored: SummaryFile?
         var ties = PartitionBuilder()
+        /// Where the engine keeps each bucket's outcome, for summaries stored with their keys
+        /// (a scan with a cache that worked: ``OutcomeCache``).
+        var outcomes: OutcomeCache?
 
         /// The summaries in memory from here on (for what must add to them: call it first), their
         /// long names held by their folders as the read holds them. While ``stored`` is set,
@@ -72,6 +78,7 @@ enum LibraryReader {
             FileSummary.holdNames(in: &summaries, from: 0)
             self.stored = nil
             ties = PartitionBuilder()
+            outcomes = nil
         }
 
         /// The full records, in display-path order (for callers that want them all at once).
@@ -128,21 +135,23 @@ enum LibraryReader {
         if stored == nil {
             summaries.reserveCapacity(expected)
         } else {
-            ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory, runSize: scratchRun)
+            // With a cache, each file's key too: the buckets' outcomes can be kept (``BucketOutcomes``).
+            ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory, runSize: scratchRun,
+                                    keyed: cache != nil)
         }
-        func keep(_ summary: FileSummary) {
+        func keep(_ summary: FileSummary, key: FileKey) {
             guard let stored else {
                 summaries.append(summary)
                 return
             }
             if storedInOrder, let lastStored, FileSummary.comparePaths(lastStored, summary) >= 0 { storedInOrder = false }
             stored.append(summary)
-            ties.add(summary)
+            ties.add(summary, key: key)
             lastStored = summary
         }
         // With each, its file findings (in walk order in `found`, so that findings the report's
         // order ties stay in the order they always had).
-        var waiting: [Int: (summary: FileSummary?, findings: [Finding])] = [:]
+        var waiting: [Int: (summary: FileSummary?, key: FileKey, findings: [Finding])] = [:]
         var mostWaiting = 0
         var nextIndex = 0
         // A scan that stores its summaries is library-sized: the records' slots go to disk too.
@@ -185,12 +194,13 @@ enum LibraryReader {
             } else {
                 summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
             }
+            let key = summary != nil && ties.keys != nil ? Self.key(read) : .unknown
             if index == nextIndex {
-                if let summary { keep(summary) }
+                if let summary { keep(summary, key: key) }
                 found.append(contentsOf: read.findings)
                 nextIndex += 1
                 while let next = waiting.removeValue(forKey: nextIndex) {
-                    if let summary = next.summary { keep(summary) }
+                    if let summary = next.summary { keep(summary, key: next.key) }
                     found.append(contentsOf: next.findings)
                     nextIndex += 1
                 }
@@ -199,7 +209,7 @@ enum LibraryReader {
                     namesHeld = summaries.count
                 }
             } else {
-                waiting[index] = (summary, read.findings)
+                waiting[index] = (summary, key, read.findings)
                 mostWaiting = max(mostWaiting, waiting.count)
             }
             onRead(read)
@@ -212,6 +222,7 @@ enum LibraryReader {
             prepare(&file, job.entry, job.sidecar)
             var read = check(file, displayPath: job.entry.displayPath, shard: shard, engine: engine, countKept: countKept)
             read.fromCache = true
+            read.checksum = checksum
             read.encoded = spillRecord(read, record: bytes)
             if let signature = job.signature, let key = job.key, let kept = read.file,
                let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature, recordChecksum: checksum) {
@@ -249,6 +260,7 @@ enum LibraryReader {
             // After the record is made: what `prepare` changes is never cached.
             prepare(&slim, entry, job.sidecar)
             var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
+            read.checksum = toStore?.checksum
             read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
             // Its facts (made after `prepare`: a file given a sidecar gets none).
             if let signature = job.signature, let kept = read.file, let checksum = toStore?.checksum {
@@ -385,6 +397,16 @@ enum LibraryReader {
         return Read(displayPath: displayPath, file: nil, findings: facts.findings, kept: kept, fromCache: true, facts: facts)
     }
 
+    /// The key `read`'s file brings to its bucket (``FileKey``): its record's checksum and display
+    /// path; unknown without a checksum, or with a Takeout sidecar (which records do not carry).
+    static func key(_ read: Read) -> FileKey {
+        guard let checksum = read.facts?.recordChecksum ?? read.checksum, read.file?.sidecar == nil else { return .unknown }
+        var path = read.displayPath
+        let hash = path.withUTF8 { RecordCodec.hash(UnsafeRawBufferPointer($0)) }
+        let key = (UInt64(bitPattern: checksum) &* 0x9E37_79B9_7F4A_7C15) ^ hash
+        return FileKey(key: key == 0 ? 1 : key, mark: UInt32(truncatingIfNeeded: hash >> 32))
+    }
+
     /// A slim file as the scan keeps it: dropped when of another shard, else with its file findings.
     private static func check(_ slim: MediaFile, displayPath: String, shard: Shard?, engine: LintEngine, countKept: Bool) -> Read {
         if let shard, !shard.contains(slim) {
@@ -413,7 +435,8 @@ extension LibraryReader.Library {
     /// pages pairing and the scan rules freed go back to the system as each ends (a small scan's few
     /// pages are not worth the call).
     mutating func check(with engine: LintEngine, root: String, onPair: @escaping (LivePair, [Finding]) -> Void,
-                        partition: Int?, spillAbove: Int, scratchRun: Int?, media: Bool) -> LintResult {
+                        onCachedPairs: ((Int) -> Void)? = nil, partition: Int?, spillAbove: Int, scratchRun: Int?,
+                        media: Bool) -> LintResult {
         if let stored, let partition {
             assert(summaries.isEmpty, "summaries are held or stored, never both (holdSummaries)")
             let ties = ties
@@ -421,7 +444,8 @@ extension LibraryReader.Library {
             defer { self.stored = nil }
             return engine.run(stored: stored, ties: ties, store: records, root: root, fileFindings: fileFindings,
                               onPair: onPair, afterPhase: { HeapTrim.returnFreedPages() }, partition: partition,
-                              scratch: ScanRecords.temporaryDirectory, runSize: scratchRun, media: media)
+                              scratch: ScanRecords.temporaryDirectory, runSize: scratchRun, media: media,
+                              bucketOutcomes: outcomes, onCachedPairs: onCachedPairs)
         }
         holdSummaries()
         let held = summaries

@@ -105,6 +105,9 @@ public enum ScanEvent: Sendable, Hashable {
     case pairFormed(PairRecord)
     /// The scan is done; the summary of its result.
     case finished(LintSummary)
+    /// This many complete pairs were formed by a part of the library none of whose files changed
+    /// since the cache kept its outcome (in place of a ``pairFormed(_:)`` for each).
+    case pairsFromCache(Int)
     /// One file was taken from the cache instead of being read (in place of ``fileRead``, with
     /// the same meaning otherwise).
     case fileFromCache(path: String, inShard: Bool, findings: Int)
@@ -228,8 +231,10 @@ public struct LibraryScan: Sendable {
         let onPair = { (pair: LivePair, _: [Finding]) in
             if pair.isComplete { progress?(.pairFormed(pair.record)) }
         }
-        let result = library.check(with: engine, root: root, onPair: onPair, partition: options.partition,
-                                   spillAbove: options.spillAbove, scratchRun: options.scratchRun, media: options.pairMedia)
+        let result = library.check(with: engine, root: root, onPair: onPair, onCachedPairs: { progress?(.pairsFromCache($0)) },
+                                   partition: options.partition, spillAbove: options.spillAbove,
+                                   scratchRun: options.scratchRun, media: options.pairMedia)
+        library.outcomes?.finish()
         progress?(.finished(result.summary))
         return result
     }
@@ -261,7 +266,10 @@ public struct LibraryScan: Sendable {
         // The listing goes to the read, which frees it as it goes.
         let sidecars = SidecarIndex(entries)
         let spill = entries.count + problems.count > options.spillAbove
-        let storeSummaries = options.partition != nil && options.diskAbove.map { entries.count + problems.count > $0 } == true
+        // Past `diskAbove`, and in a spilling scan with a cache, whose buckets' outcomes the cache
+        // can keep (``OutcomeCache``: they need the summaries stored, with their keys).
+        let storeSummaries = options.partition != nil
+            && (options.diskAbove.map { entries.count + problems.count > $0 } == true || cache != nil && spill)
         var library = await LibraryReader.read(
             consume entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
             sidecars: sidecars, keepTimeline: options.pairMedia, countKept: progress != nil, spill: spill,
@@ -274,6 +282,11 @@ public struct LibraryScan: Sendable {
         // A path that could not even be listed is a file that does not read, kept after the others:
         // not in the paths' order that summaries on disk must keep, so they come back into memory.
         if problems.contains(where: { shard?.contains(path: $0.path) ?? true }) { library.holdSummaries() }
+        if let cache, library.stored != nil, !cache.hasWarned,
+           let seed = OutcomeCache.seed(engine: engine, keepTimeline: options.pairMedia) {
+            let scope = OutcomeCache.scope(roots: cache.roots, includeHidden: options.includeHidden, shard: shard, seed: seed)
+            library.outcomes = OutcomeCache(path: cache.path, seed: seed, scope: scope, warn: { progress?(.warning($0)) })
+        }
         for problem in problems {
             guard shard?.contains(path: problem.path) ?? true else {
                 progress?(.fileRead(path: problem.path, inShard: false, findings: 0))

@@ -123,7 +123,7 @@ final class ScanCache: @unchecked Sendable {
 
     /// The scanned folders, as absolute key prefixes ending in `/`, and whether hidden files are
     /// listed: what decides that a record the cursor steps over is of a file that is gone.
-    private let roots: [String]
+    let roots: [String]
     private let includeHidden: Bool
     /// Keys of records of files no longer listed, deleted by ``finish()``; the key before the
     /// current one (empty after a seek).
@@ -583,6 +583,13 @@ final class ScanCache: @unchecked Sendable {
 
     /// True while lookups can hit.
     var isUsable: Bool { usable.load(ordering: .acquiring) }
+
+    /// True once the run's one warning was made (the cache failed, or was rebuilt).
+    var hasWarned: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return warned
+    }
 
     static func reason(_ error: any Error) -> String {
         if let e = error as? SQLiteError {

@@ -1,0 +1,159 @@
+import ScratchFiles
+
+/// What a file brings to its bucket's key (``BucketOutcomes``): `key`, a hash of everything the
+/// engine reads of it (its record, checked by the cache, and its display path), and `mark`, a
+/// hash of its display path alone, which cuts the buckets (``Partition/assign(_:target:mark:release:)``):
+/// a file changed in place changes its bucket's key but not where the buckets end.
+public struct FileKey: Hashable, Sendable, BitwiseCopyable {
+    /// 0: unknown (no record was made, or the file has what records do not carry, a Takeout
+    /// sidecar): its bucket's outcome is neither looked up nor kept.
+    public var key: UInt64
+    public var mark: UInt32
+
+    public init(key: UInt64, mark: UInt32) {
+        self.key = key
+        self.mark = mark
+    }
+
+    /// A file whose key is not known.
+    public static let unknown = FileKey(key: 0, mark: 0)
+}
+
+/// Each file's ``FileKey``, in the scan's order: in a mapped temporary file (``MappedArray``)
+/// when a directory is given and one can be made, its pages let go as the passes go (16 bytes a
+/// file), else held. One owner at a time, as ``PartitionBuilder``, which holds it.
+public final class FileKeys: @unchecked Sendable {
+    private var held: [FileKey] = []
+    private var mapped: MappedArray<FileKey>?
+
+    init(capacity: Int, spillingIn directory: String?) {
+        if let directory { mapped = MappedArray(capacity: capacity, in: directory, prefix: "livelint-keys") }
+        if mapped == nil { held.reserveCapacity(capacity) }
+    }
+
+    var count: Int { mapped?.count ?? held.count }
+
+    func append(_ key: FileKey) {
+        if let mapped {
+            if mapped.append(key) { return }
+            held = mapped.withUnsafeMutableBufferPointer { Array($0) }
+            self.mapped = nil
+        }
+        held.append(key)
+    }
+
+    subscript(i: Int) -> FileKey { mapped?[i] ?? held[i] }
+
+    /// Lets the mapped pages go from the resident set.
+    func release() { mapped?.release() }
+}
+
+/// A bucket's key: two 64-bit hashes, of different multipliers, of its files' keys in order and
+/// the run's ``BucketOutcomes/seed``.
+public struct BucketKey: Hashable, Sendable {
+    public var high: UInt64
+    public var low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The key of the files `keys` (in order), under `seed`; nil when one of them is unknown.
+    static func of(_ keys: some Sequence<FileKey>, seed: UInt64) -> BucketKey? {
+        var high = seed ^ 0x6A09_E667_F3BC_C908, low = seed ^ 0xBB67_AE85_84CA_A73B
+        var count: UInt64 = 0
+        for file in keys {
+            guard file.key != 0 else { return nil }
+            high = mix(high ^ file.key, by: 0x9E37_79B9_7F4A_7C15)
+            low = mix(low &+ file.key, by: 0xC2B2_AE3D_27D4_EB4F)
+            count += 1
+        }
+        return BucketKey(high: mix(high ^ count, by: 0x9E37_79B9_7F4A_7C15), low: mix(low &+ count, by: 0xC2B2_AE3D_27D4_EB4F))
+    }
+
+    @inline(__always) private static func mix(_ x: UInt64, by multiplier: UInt64) -> UInt64 {
+        var x = x &* multiplier
+        x ^= x >> 29
+        x &*= 0xBF58_476D_1CE4_E5B9
+        return x ^ (x >> 32)
+    }
+}
+
+/// Where a library-sized run keeps each bucket's outcome, so that a later run does not pair and
+/// check again a bucket none of whose files changed (issue 13: a cached run's engine).
+///
+/// A bucket's outcome (its pairs, what the pair and scan rules find in it, how many of its pairs
+/// are complete) depends only on its files and the engine's configuration: it is kept under a key
+/// made of its files' keys (``FileKey``, from their records and display paths) and `seed`, which
+/// the caller makes from ``LintEngine/outcomeSignature`` and the build. A bucket with a file
+/// whose key is unknown, with a `.livp` archive, or in a run whose pairs carry more than their
+/// halves (the consumers' verdicts, the media) is neither looked up nor kept.
+public protocol BucketOutcomes: AnyObject, Sendable {
+    /// What the keys start from: the engine's configuration and the build.
+    var seed: UInt64 { get }
+    /// The outcome kept under `key` (as ``keep(_:under:)`` was given it), if any.
+    func outcome(under key: BucketKey) -> [UInt8]?
+    /// Keeps `outcome` under `key`.
+    func keep(_ outcome: [UInt8], under key: BucketKey)
+}
+
+/// A bucket's outcome as ``BucketOutcomes`` keeps it: its pairs by their halves' places among the
+/// bucket's files (in pairing's order), what its scan and pair rules found (in the order they
+/// were found), and how many of its pairs are complete.
+struct BucketOutcome {
+    /// The layout: the first byte. Another is not read (it is looked up again, and replaced).
+    static let format: UInt8 = 1
+
+    var spans: [PairList.Span] = []
+    var findings: [Finding] = []
+    var complete = 0
+
+    init() {}
+
+    func encoded(files: Int) -> [UInt8] {
+        var w = RecordWriter()
+        w.byte(Self.format)
+        w.count(files)
+        w.count(complete)
+        w.count(spans.count)
+        for span in spans {
+            w.number(UInt64(span.still + 1))
+            w.number(UInt64(span.movie + 1))
+            w.byte(Self.methods.firstIndex(of: span.method).map(UInt8.init) ?? 0)
+        }
+        w.count(findings.count)
+        var one: [UInt8] = []
+        for finding in findings {
+            one.removeAll(keepingCapacity: true)
+            finding.encode(into: &one)
+            w.blob(one)
+        }
+        return w.bytes
+    }
+
+    /// The outcome `bytes` hold for a bucket of `files` files; nil when they hold another
+    /// layout, another count of files, or a half outside the bucket.
+    init?(decoding bytes: UnsafeRawBufferPointer, files: Int) {
+        var r = RecordReader(bytes: bytes)
+        guard r.byte() == Self.format, r.count() == files, let complete = r.count(), let spans = r.count(),
+              spans <= files else { return nil }
+        self.complete = complete
+        self.spans.reserveCapacity(spans)
+        for _ in 0..<spans {
+            guard let still = r.number(), let movie = r.number(), still <= UInt64(files), movie <= UInt64(files),
+                  still + movie > 0, let method = r.byte(), Int(method) < Self.methods.count else { return nil }
+            self.spans.append(PairList.Span(still: Int32(still) - 1, movie: Int32(movie) - 1, method: Self.methods[Int(method)]))
+        }
+        guard let count = r.count(), count <= bytes.count else { return nil }
+        findings.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let slice = r.slice(), let finding = Finding(decoding: slice) else { return nil }
+            findings.append(finding)
+        }
+        guard r.atEnd else { return nil }
+    }
+
+    /// The pairing methods by their code in the layout (`.archive` never: such buckets are not kept).
+    private static let methods: [PairingMethod] = [.contentIdentifier, .name, .unpaired, .archive]
+}

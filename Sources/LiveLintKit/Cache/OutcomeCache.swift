@@ -1,0 +1,163 @@
+import CSQLite
+import Foundation
+import LiveLintEngine
+
+/// The buckets' outcomes of library-sized scans (``BucketOutcomes``), kept in the lint cache's
+/// database in a table of their own, `buckets`: a row a bucket, its key (16 bytes), the scope of
+/// the scan that kept it, the last run that used it, and the outcome's bytes.
+///
+/// A scope is what was scanned and how (the folders, hidden files, the shard, the engine's
+/// configuration and the build: ``scope(roots:includeHidden:shard:seed:)``). A run that finishes
+/// (``finish()``) deletes the rows of its scope that it did not use: a bucket changed since, or
+/// gone. So the table holds about one row for each bucket of each scope scanned, not one for
+/// every state a library went through. Two runs at once on one scope may drop rows the other
+/// used; that costs the next run time, never a finding (a row is found only under the key of the
+/// files it was made from).
+///
+/// It is opened after the files are read, when the file cache worked without a warning, and
+/// used by the engine's one task; an error (a full disk, a table another build made in an
+/// incompatible way, a damaged database) gives one warning, and the run goes on without it.
+final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
+    let seed: UInt64
+    private let scope: Int64
+    private let run = Int64.random(in: 1...Int64.max)
+    private var database: SQLiteDatabase?
+    private var select: SQLiteStatement?
+    private var insert: SQLiteStatement?
+    private var touch: SQLiteStatement?
+    private let warn: (String) -> Void
+    private let path: String
+    /// The engine's task alone uses it; the lock makes that safe whoever calls.
+    private let lock = NSLock()
+    /// How many outcomes were asked for, found and kept (for the tests).
+    private(set) var asked = 0
+    private(set) var found = 0
+    private(set) var kept = 0
+
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS buckets(
+            key BLOB PRIMARY KEY, scope INTEGER NOT NULL, run INTEGER NOT NULL, outcome BLOB NOT NULL) WITHOUT ROWID
+        """
+
+    /// The cache at `path` (the file cache's database), for a run of `seed`
+    /// (``seed(engine:keepTimeline:build:)``) in `scope`; nil when the build is unknown (nothing
+    /// would tell two builds' outcomes apart) or the table cannot be opened (then `warn` was called).
+    init?(path: String, seed: UInt64, scope: UInt64, warn: @escaping (String) -> Void) {
+        self.path = path
+        self.seed = seed
+        self.scope = Int64(bitPattern: scope)
+        self.warn = warn
+        do {
+            let db = try SQLiteDatabase(path: path, create: false)
+            database = db
+            try db.execute("PRAGMA synchronous=NORMAL")
+            // A table of another layout (made by another build) is made anew.
+            let columns = try ScanCache.columns(of: "buckets", in: db)
+            if !columns.isEmpty, columns != Self.columns { try db.execute("DROP TABLE buckets") }
+            try db.execute(Self.createTable)
+            select = try db.prepare("SELECT outcome FROM buckets WHERE key = ?")
+            insert = try db.prepare("INSERT OR REPLACE INTO buckets(key, scope, run, outcome) VALUES (?, ?, ?, ?)")
+            touch = try db.prepare("UPDATE buckets SET run = ? WHERE key = ?")
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    /// The columns of the table this build makes.
+    static let columns: [String] = {
+        guard let db = try? SQLiteDatabase(path: ":memory:") else { return [] }
+        defer { db.close() }
+        guard (try? db.execute(createTable)) != nil else { return [] }
+        return (try? ScanCache.columns(of: "buckets", in: db)) ?? []
+    }()
+
+    /// What the keys start from: the build (`build`; nil when unknown: no seed), the engine's
+    /// configuration (``LintEngine/outcomeSignature``) and whether the records keep the timeline.
+    static func seed(engine: LintEngine, keepTimeline: Bool, build: String? = CachedFacts.buildIdentity) -> UInt64? {
+        build.map { Shard.fnv1a("outcomes\n\($0)\n\(engine.outcomeSignature)timeline: \(keepTimeline)\n") }
+    }
+
+    /// The scope of a scan of `roots` (absolute), with hidden files or not, of `shard`, under `seed`.
+    static func scope(roots: [String], includeHidden: Bool, shard: Shard?, seed: UInt64) -> UInt64 {
+        Shard.fnv1a("\(seed)\n\(includeHidden)\n\(shard?.description ?? "")\n" + roots.sorted().joined(separator: "\n"))
+    }
+
+    func outcome(under key: BucketKey) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let select, let touch else { return nil }
+        asked += 1
+        let bytes = Self.bytes(of: key)
+        do {
+            select.bind(1, bytes)
+            defer { select.reset() }
+            guard try select.step() else { return nil }
+            let outcome = select.withBlob(0) { Array($0) }
+            select.reset()
+            touch.bind(1, run)
+            touch.bind(2, bytes)
+            defer { touch.reset() }
+            try touch.step()
+            found += 1
+            return outcome
+        } catch {
+            fail(error)
+            return nil
+        }
+    }
+
+    func keep(_ outcome: [UInt8], under key: BucketKey) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let insert else { return }
+        do {
+            insert.bind(1, Self.bytes(of: key))
+            insert.bind(2, scope)
+            insert.bind(3, run)
+            insert.bind(4, outcome)
+            defer { insert.reset() }
+            try insert.step()
+            kept += 1
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Deletes the rows of this run's scope that it did not use (when it asked for any: a run
+    /// whose engine kept no outcome leaves them), and closes the database: call once the engine
+    /// is done.
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let database else { return }
+        guard asked > 0 else { return close() }
+        do {
+            let delete = try database.prepare("DELETE FROM buckets WHERE scope = ? AND run <> ?")
+            delete.bind(1, scope)
+            delete.bind(2, run)
+            try delete.step()
+        } catch {
+            fail(error)
+        }
+        close()
+    }
+
+    private static func bytes(of key: BucketKey) -> [UInt8] {
+        withUnsafeBytes(of: (key.high.bigEndian, key.low.bigEndian)) { Array($0) }
+    }
+
+    private func fail(_ error: any Error) {
+        close()
+        warn("the cache \(path) cannot keep what the rules found in each part of the library (\(ScanCache.reason(error))): "
+             + "checking every part again")
+    }
+
+    private func close() {
+        select = nil
+        insert = nil
+        touch = nil
+        database?.close()
+        database = nil
+    }
+}

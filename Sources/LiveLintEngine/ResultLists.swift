@@ -171,7 +171,7 @@ public struct ScannedFiles: RandomAccessCollection, Sendable, Hashable, Expressi
     }
 
     /// The files of a scan whose summaries are kept outside memory, in path order already (see
-    /// ``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:scratch:runSize:media:)``),
+    /// ``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:scratch:runSize:media:bucketOutcomes:onCachedPairs:)``),
     /// with its `.livp` members (each with its archive's index, in any order), sorted as
     /// ``init(scanOf:)`` sorts them. Only the members' places are held.
     init(stored: some SummaryStore, members files: [(file: Int32, member: ScannedFile)]) {

@@ -429,7 +429,7 @@ enum ScanClock {
 
 extension LibraryReader.Library {
     /// Pairs and checks what was read with `engine` (`lint` and `fix` alike): bucket by bucket from
-    /// the stored summaries, with `partition` (``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:scratch:runSize:media:)``,
+    /// the stored summaries, with `partition` (``LintEngine/run(stored:ties:store:root:fileFindings:onPair:afterPhase:partition:scratch:runSize:media:bucketOutcomes:onCachedPairs:)``,
     /// the stored summaries let go once the buckets are done), else from the summaries held, which
     /// go into the engine's pairs (the only copy while it runs). Past `spillAbove` files held, the
     /// pages pairing and the scan rules freed go back to the system as each ends (a small scan's few

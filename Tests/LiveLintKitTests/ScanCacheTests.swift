@@ -307,6 +307,124 @@ import Testing
         #expect(cached.fromCache.count > 10)
     }
 
+    /// A run whose buckets' outcomes the cache keeps (``OutcomeCache``): records on disk, which
+    /// with a cache stores the summaries, and buckets of about `partition` files. Returns the
+    /// JSON report, the complete pairs the cache's outcomes gave (``ScanEvent/pairsFromCache(_:)``),
+    /// the files read and the warnings.
+    static func bucketed(_ library: String, cache: CacheSetting, partition: Int = 6,
+                         consumers: [String]? = nil) async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
+        var options = LintOptions(paths: [library], configuration: .defaults)
+        options.cache = cache
+        options.spillAbove = 0
+        options.partition = partition
+        options.consumers = consumers
+        let scan = try LibraryScan(options)
+        let events = EventLog()
+        let result = try await scan.run { events.append($0) }
+        var report = ""
+        LintReport(format: .json, failOn: scan.failOn(nil), rules: scan.ruleSummaries).write(result) { report += $0 }
+        var cachedPairs = 0, read: [String] = [], warnings: [String] = []
+        for event in events.events {
+            switch event {
+            case .pairsFromCache(let n): cachedPairs += n
+            case .fileRead(let path, _, _): read.append(path)
+            case .warning(let text): warnings.append(text)
+            default: break
+            }
+        }
+        return (report, cachedPairs, read, warnings)
+    }
+
+    /// The rows of the cache's bucket outcomes table.
+    static func bucketRows(in cache: String) throws -> Int {
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        defer { db.close() }
+        return Int(try db.text("SELECT count(*) FROM buckets") ?? "") ?? -1
+    }
+
+    /// A bucket none of whose files changed is taken from the cache as it was (its pairs and the
+    /// pair and scan rules' findings), the report the same byte for byte; a file edited in place
+    /// gives its bucket a new outcome, and the old one is dropped; files added in a folder of their
+    /// own leave the other buckets' outcomes in use. Runs with consumers keep none.
+    @Test func unchangedBucketsAreTakenFromTheCacheAsTheyWere() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let plain = try await Self.bucketed(library, cache: .off)
+        let first = try await Self.bucketed(library, cache: .directory(cache))
+        #expect(first.report == plain.report)
+        #expect(first.cachedPairs == 0 && first.warnings.isEmpty, "\(first.warnings)")
+        let rows = try Self.bucketRows(in: cache)
+        #expect(rows > 3, "buckets kept: \(rows)")
+
+        let second = try await Self.bucketed(library, cache: .directory(cache))
+        #expect(second.report == plain.report)
+        #expect(second.read.isEmpty && second.warnings.isEmpty)
+        // Every bucket but those with a `.livp` archive (which are not kept) comes from the cache.
+        #expect(second.cachedPairs > 5, "\(second.cachedPairs)")
+        #expect(try Self.bucketRows(in: cache) == rows)
+        // Findings of every kind come back from the outcomes: pair rules and scan rules.
+        for rule in ["identifier-mismatch", "duplicate-identifier", "orphan-still"] { #expect(second.report.contains(rule), "\(rule)") }
+
+        // A movie's identifier changed in place: its bucket is checked again, the others are not.
+        let movie = library + "/2024/05/IMG_0001.MOV"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: movie)))
+        let id = try #require(Self.range(of: "-", after: Self.range(of: "com.apple.quicktime.content.identifier", in: bytes), in: bytes))
+        bytes[id - 1] = bytes[id - 1] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+        try Data(bytes).write(to: URL(fileURLWithPath: movie))
+        try await Task.sleep(nanoseconds: UInt64(ScanCache.settleNanoseconds) + 100_000_000)
+        let edited = try await Self.bucketed(library, cache: .directory(cache))
+        let editedPlain = try await Self.bucketed(library, cache: .off)
+        #expect(edited.report == editedPlain.report)
+        #expect(edited.report != plain.report)
+        #expect(edited.read == ["2024/05/IMG_0001.MOV"])
+        #expect(edited.cachedPairs > 0 && edited.cachedPairs < second.cachedPairs, "\(edited.cachedPairs) of \(second.cachedPairs)")
+        // The changed bucket's outcome replaced (the old one dropped: the table does not grow).
+        #expect(try Self.bucketRows(in: cache) == rows)
+        let again = try await Self.bucketed(library, cache: .directory(cache))
+        #expect(again.report == editedPlain.report && again.cachedPairs == second.cachedPairs)
+
+        // A folder of new files before the others: the buckets after it still end where they did.
+        try FileManager.default.copyItem(atPath: library + "/2024/06", toPath: library + "/2000")
+        try await Task.sleep(nanoseconds: UInt64(ScanCache.settleNanoseconds) + 100_000_000)
+        let added = try await Self.bucketed(library, cache: .directory(cache))
+        #expect(added.report == (try await Self.bucketed(library, cache: .off)).report)
+        #expect(added.cachedPairs > 0, "\(added.cachedPairs)")
+
+        // With consumers, pairs carry their verdicts: no outcome is kept or dropped.
+        let before = try Self.bucketRows(in: cache)
+        let verdicts = try await Self.bucketed(library, cache: .directory(cache), consumers: ["all"])
+        #expect(verdicts.report == (try await Self.bucketed(library, cache: .off, consumers: ["all"])).report)
+        #expect(verdicts.cachedPairs == 0)
+        #expect(try Self.bucketRows(in: cache) == before)
+    }
+
+    /// A bucket outcomes table another build made with other columns is made anew, without a
+    /// warning; an outcome whose bytes do not decode is not used (the bucket is checked again).
+    @Test func outcomesOfAnotherLayoutOrDamagedAreNotUsed() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let plain = try await Self.bucketed(library, cache: .off)
+        _ = try await Self.bucketed(library, cache: .directory(cache))
+        let db = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        try db.execute("UPDATE buckets SET outcome = substr(outcome, 1, length(outcome) - 1)")
+        db.close()
+        let damaged = try await Self.bucketed(library, cache: .directory(cache))
+        #expect(damaged.report == plain.report)
+        #expect(damaged.cachedPairs == 0 && damaged.warnings.isEmpty)
+        // Kept anew by that run: the next takes them.
+        #expect(try await Self.bucketed(library, cache: .directory(cache)).cachedPairs > 0)
+
+        let other = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        try other.execute("DROP TABLE buckets")
+        try other.execute("CREATE TABLE buckets(key BLOB PRIMARY KEY, outcome BLOB)")
+        try other.execute("INSERT INTO buckets VALUES (x'00', x'01')")
+        other.close()
+        let rebuilt = try await Self.bucketed(library, cache: .directory(cache))
+        #expect(rebuilt.report == plain.report && rebuilt.warnings.isEmpty, "\(rebuilt.warnings)")
+        #expect(try Self.bucketRows(in: cache) > 3)
+        #expect(try await Self.bucketed(library, cache: .directory(cache)).cachedPairs > 0)
+    }
+
     /// Records of files that are gone (deleted between two listed files) are dropped; hidden
     /// files, which the walk does not list without --include-hidden, keep theirs.
     /// With records on disk (`spillAbove` 0), through the cache's lookahead (``CacheLookahead``) too.

@@ -12,7 +12,10 @@ struct CacheCommand: AsyncParsableCommand {
             $XDG_CACHE_HOME/livelint (else ~/.cache/livelint) or the folder given with --cache-dir. \
             A record is used again only while the file's device, inode, size, modification and \
             status-change times are unchanged, and for the same livelint version and rules' metadata; \
-            a report from the cache is the same as one without it. `lint --no-cache` reads everything.
+            a report from the cache is the same as one without it. `lint --no-cache` reads everything. \
+            For a library of more than 10,000 files it also keeps what the pair and scan rules found \
+            in each part of it (files tied by a folder or an identifier), used again while none of \
+            the part's files changed; a run drops what it no longer needs of the folders it scanned.
 
             Examples:
               livelint cache stats
@@ -56,6 +59,7 @@ struct CacheCommand: AsyncParsableCommand {
                     return LiveLintExit.clean
                 }
                 var lines = ["cache: \(s.path)", "records: \(s.records)", "with summaries and file findings: \(s.withFacts)",
+                             "outcomes of parts of a library: \(s.buckets)",
                              "size: \(ByteCountFormatter.string(fromByteCount: s.bytes, countStyle: .binary)) (\(s.bytes) bytes)"]
                 if let version = s.writtenBy["livelint"] {
                     lines.append("written by: livelint \(version), record format \(s.writtenBy["format"] ?? "?"), table format \(s.writtenBy["table"] ?? "1")")

@@ -19,12 +19,15 @@ struct LintCommand: AsyncParsableCommand {
 
             Files unchanged since the last run (same device, inode, size, mtime and ctime) are taken \
             from the cache in $XDG_CACHE_HOME/livelint (else ~/.cache/livelint; --cache-dir moves it, \
-            --no-cache reads everything); the report is the same either way. `livelint cache stats` \
-            shows it. A scan of more than 10,000 files keeps what it read of each file (about 300 \
-            bytes) in a temporary file in $TMPDIR (else /var/tmp), removed from the folder at once, \
-            rather than in memory; past 100,000 files everything else it keeps of each file goes there \
-            too (the list of files, each file's summary, how files tie and pair: about 200 bytes a \
-            file): a million files take about 30 MiB of memory and 0.35 GB of temporary space. \
+            --no-cache reads everything); the report is the same either way. Past 10,000 files the \
+            cache also keeps what the pair and scan rules found in each part of the library (files \
+            tied by a folder or an identifier, about 10,000 at a time), used again while none of its \
+            files changed. `livelint cache stats` shows it. A scan of more than 10,000 files keeps \
+            what it read of each file (about 300 bytes) in a temporary file in $TMPDIR (else \
+            /var/tmp), removed from the folder at once, rather than in memory; past 100,000 files (or \
+            10,000 with the cache) everything else it keeps of each file goes there too (the list of \
+            files, each file's summary, how files tie and pair: about 200 bytes a file): a million \
+            files take about 30 MiB of memory and 0.35 GB of temporary space. \
             From 4,096 findings on, they go there too, whatever the number of files.
 
             Examples:

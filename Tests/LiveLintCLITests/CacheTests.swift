@@ -82,6 +82,7 @@ struct CacheTests {
         #expect((records.flatMap { Int($0.dropFirst("records: ".count)) } ?? 0) > 10, "\(stats.stdout)")
         // A scan this small holds its records in memory and keeps no summaries or findings with them.
         #expect(stats.stdout.contains("\nwith summaries and file findings: 0\n"), "\(stats.stdout)")
+        #expect(stats.stdout.contains("\noutcomes of parts of a library: 0\n"), "\(stats.stdout)")
     }
 
     /// The default cache folder is `$XDG_CACHE_HOME/livelint`; `--no-cache` writes none;

@@ -14,6 +14,9 @@ public enum LintCache {
         /// Records that keep their file's summary and file findings beside them (a scan past
         /// 10,000 files uses those instead of decoding the record, under the rules that made them).
         public var withFacts: Int = 0
+        /// Outcomes of a library's parts kept (``OutcomeCache``: what a scan past 10,000 files
+        /// found in each bucket, used again while none of its files changed).
+        public var buckets: Int = 0
         /// The livelint version and record format that wrote it (empty when unknown).
         public var writtenBy: [String: String]
         /// Set when the database cannot be read (damaged, not a database): the next `lint` rebuilds it.
@@ -47,6 +50,10 @@ public enum LintCache {
             if try counts.step() {
                 stats.records = Int(counts.int64(0))
                 stats.withFacts = Int(counts.int64(1))
+            }
+            if try !ScanCache.columns(of: "buckets", in: db).isEmpty {
+                let buckets = try db.prepare("SELECT count(*) FROM buckets")
+                if try buckets.step() { stats.buckets = Int(buckets.int64(0)) }
             }
         } catch {
             stats.problem = ScanCache.reason(error)

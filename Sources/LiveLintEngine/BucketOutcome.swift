@@ -87,8 +87,8 @@ public struct BucketKey: Hashable, Sendable {
 /// are complete) depends only on its files and the engine's configuration: it is kept under a key
 /// made of its files' keys (``FileKey``, from their records and display paths) and `seed`, which
 /// the caller makes from ``LintEngine/outcomeSignature`` and the build. A bucket with a file
-/// whose key is unknown, with a `.livp` archive, or in a run whose pairs carry more than their
-/// halves (the consumers' verdicts, the media) is neither looked up nor kept.
+/// whose key is unknown, or in a run whose pairs carry more than their halves (the consumers'
+/// verdicts, the media), is neither looked up nor kept; one with a `.livp` archive is not kept.
 public protocol BucketOutcomes: AnyObject, Sendable {
     /// What the keys start from: the engine's configuration and the build.
     var seed: UInt64 { get }
@@ -99,23 +99,24 @@ public protocol BucketOutcomes: AnyObject, Sendable {
 }
 
 /// A bucket's outcome as ``BucketOutcomes`` keeps it: its pairs by their halves' places among the
-/// bucket's files (in pairing's order), what its scan and pair rules found (in the order they
-/// were found), and how many of its pairs are complete.
+/// bucket's files (in pairing's order) and what its scan and pair rules found (in the order they
+/// were found). (What keeps it checks the bytes whole: ``OutcomeCache`` a checksum of them.)
 struct BucketOutcome {
     /// The layout: the first byte. Another is not read (it is looked up again, and replaced).
     static let format: UInt8 = 1
 
     var spans: [PairList.Span] = []
     var findings: [Finding] = []
-    var complete = 0
 
     init() {}
+
+    /// How many of its pairs are complete (both halves: ``PairList/isComplete(_:)``).
+    var complete: Int { spans.reduce(0) { $0 + ($1.still >= 0 && $1.movie >= 0 ? 1 : 0) } }
 
     func encoded(files: Int) -> [UInt8] {
         var w = RecordWriter()
         w.byte(Self.format)
         w.count(files)
-        w.count(complete)
         w.count(spans.count)
         for span in spans {
             w.number(UInt64(span.still + 1))
@@ -133,16 +134,23 @@ struct BucketOutcome {
     }
 
     /// The outcome `bytes` hold for a bucket of `files` files; nil when they hold another
-    /// layout, another count of files, or a half outside the bucket.
+    /// layout, another count of files, a half outside the bucket or in two pairs, or an
+    /// archive's pair (never kept).
     init?(decoding bytes: UnsafeRawBufferPointer, files: Int) {
         var r = RecordReader(bytes: bytes)
-        guard r.byte() == Self.format, r.count() == files, let complete = r.count(), let spans = r.count(),
-              spans <= files else { return nil }
-        self.complete = complete
+        guard r.byte() == Self.format, r.count() == files, let spans = r.count(), spans <= files else { return nil }
         self.spans.reserveCapacity(spans)
+        var taken = [Bool](repeating: false, count: files)
+        func take(_ place: UInt64) -> Bool {
+            guard place > 0 else { return true }
+            guard place <= UInt64(files), !taken[Int(place) - 1] else { return false }
+            taken[Int(place) - 1] = true
+            return true
+        }
         for _ in 0..<spans {
-            guard let still = r.number(), let movie = r.number(), still <= UInt64(files), movie <= UInt64(files),
-                  still + movie > 0, let method = r.byte(), Int(method) < Self.methods.count else { return nil }
+            guard let still = r.number(), let movie = r.number(), still + movie > 0, take(still), take(movie),
+                  let method = r.byte(), Int(method) < Self.methods.count, Self.methods[Int(method)] != .archive
+            else { return nil }
             self.spans.append(PairList.Span(still: Int32(still) - 1, movie: Int32(movie) - 1, method: Self.methods[Int(method)]))
         }
         guard let count = r.count(), count <= bytes.count else { return nil }

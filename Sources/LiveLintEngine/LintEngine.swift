@@ -338,14 +338,17 @@ public struct LintEngine: Sendable {
                 }
                 let span = list.span(k)
                 keep(span, of: indices, extra: extra)
-                if list.isComplete(k) { outcome?.complete += 1 }
                 outcome?.spans.append(span)
             }
             if let key, let outcome, let (_, kept) = keyed { kept.keep(outcome.encoded(files: indices.count), under: key) }
         }
         /// The key of the bucket of `indices`, when its outcome may be kept.
+        /// The keys' pages it touched let go (mapped, 16 bytes a file: all of them stayed resident,
+        /// 11 MiB more at the peak on a million files).
         func key(of indices: [Int32]) -> BucketKey? {
-            keyed.flatMap { keys, kept in BucketKey.of(indices.lazy.map { keys[Int($0)] }, seed: kept.seed) }
+            guard let (keys, kept) = keyed else { return nil }
+            defer { keys.release() }
+            return BucketKey.of(indices.lazy.map { keys[Int($0)] }, seed: kept.seed)
         }
         /// The bucket of `indices` as its kept outcome has it, if one is kept under `key`.
         func kept(_ indices: [Int32], key: BucketKey?) -> BucketOutcome? {

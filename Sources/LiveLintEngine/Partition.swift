@@ -83,9 +83,11 @@ struct Partition {
     }
 
     /// True when a group of `size` files whose first file's mark is `mark` starts a bucket:
-    /// with odds of `2 × size / target`, as a mark is spread evenly over its 32 bits.
+    /// with odds of `2 × size / target`, as a mark is spread evenly over its 32 bits. (Both
+    /// sides stay below 2⁶⁴: the target is taken as at most 2³⁰ files.)
     @inline(__always) static func startsBucket(_ mark: UInt32, size: Int, target: Int) -> Bool {
-        UInt64(mark) &* UInt64(target) < UInt64(min(size, target)) << 33
+        let target = min(target, 1 << 30)
+        return UInt64(mark) * UInt64(target) < UInt64(min(size, target)) << 33
     }
 
     /// The indices `0..<count` grouped by bucket, each bucket's in their order, and where each

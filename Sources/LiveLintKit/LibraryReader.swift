@@ -97,6 +97,8 @@ enum LibraryReader {
     /// scan takes an unchanged file's summary and file findings from the facts kept with its record
     /// (``CachedFacts``) and spills the record as it is, without decoding or checking the file;
     /// when there are none under this run's file rules and display path, it keeps its own.
+    /// With `keyFiles` (and `storeSummaries`), each stored summary is tied with its file's key
+    /// (``FileKey``), for the engine to keep its bucket's outcome (``OutcomeCache``).
     ///
     /// Each entry is asked for once, in order, and released once taken: a walk's listing frees
     /// its chunks as the read goes (issue 13).
@@ -105,7 +107,7 @@ enum LibraryReader {
         cache: ScanCache? = nil, sidecars: SidecarIndex = SidecarIndex(), keepTimeline: Bool = true,
         countKept: Bool = false, spill: Bool = false, storeSummaries: Bool = false, scratchRun: Int? = nil,
         deliveryWindow: Int = LibraryReader.deliveryWindow, lookaheadBatch: Int = LibraryReader.lookaheadBatch,
-        onRead: (Read) -> Void = { _ in }
+        keyFiles: Bool = false, onRead: (Read) -> Void = { _ in }
     ) async -> Library {
         // Optional so that the cache's lookahead can take them (``CacheLookahead``).
         var entries: Entries? = consume entries
@@ -135,9 +137,9 @@ enum LibraryReader {
         if stored == nil {
             summaries.reserveCapacity(expected)
         } else {
-            // With a cache, each file's key too: the buckets' outcomes can be kept (``BucketOutcomes``).
+            // With `keyFiles`, each file's key too: the buckets' outcomes can be kept (``BucketOutcomes``).
             ties = PartitionBuilder(capacity: expected, spillingIn: ScanRecords.temporaryDirectory, runSize: scratchRun,
-                                    keyed: cache != nil)
+                                    keyed: keyFiles)
         }
         func keep(_ summary: FileSummary, key: FileKey) {
             guard let stored else {
@@ -399,12 +401,16 @@ enum LibraryReader {
 
     /// The key `read`'s file brings to its bucket (``FileKey``): its record's checksum and display
     /// path; unknown without a checksum, or with a Takeout sidecar (which records do not carry).
+    /// The mark is its display path's whatever the key.
     static func key(_ read: Read) -> FileKey {
-        guard let checksum = read.facts?.recordChecksum ?? read.checksum, read.file?.sidecar == nil else { return .unknown }
         var path = read.displayPath
         let hash = path.withUTF8 { RecordCodec.hash(UnsafeRawBufferPointer($0)) }
+        let mark = UInt32(truncatingIfNeeded: hash >> 32)
+        guard let checksum = read.facts?.recordChecksum ?? read.checksum, read.file?.sidecar == nil else {
+            return FileKey(key: 0, mark: mark)
+        }
         let key = (UInt64(bitPattern: checksum) &* 0x9E37_79B9_7F4A_7C15) ^ hash
-        return FileKey(key: key == 0 ? 1 : key, mark: UInt32(truncatingIfNeeded: hash >> 32))
+        return FileKey(key: key == 0 ? 1 : key, mark: mark)
     }
 
     /// A slim file as the scan keeps it: dropped when of another shard, else with its file findings.

@@ -101,7 +101,8 @@ public enum ScanEvent: Sendable, Hashable {
     /// One file was read. `findings`: what the enabled file rules found on it and its `.livp`
     /// members, baseline applied (0 for a file of another shard, which is dropped).
     case fileRead(path: String, inShard: Bool, findings: Int)
-    /// Pairing tied a still and a movie together (lone halves are not reported).
+    /// Pairing tied a still and a movie together (lone halves are not reported). The pairs of a
+    /// part of the library the cache answered come as ``pairsFromCache(_:)`` instead.
     case pairFormed(PairRecord)
     /// The scan is done; the summary of its result.
     case finished(LintSummary)
@@ -266,14 +267,17 @@ public struct LibraryScan: Sendable {
         // The listing goes to the read, which frees it as it goes.
         let sidecars = SidecarIndex(entries)
         let spill = entries.count + problems.count > options.spillAbove
-        // Past `diskAbove`, and in a spilling scan with a cache, whose buckets' outcomes the cache
-        // can keep (``OutcomeCache``: they need the summaries stored, with their keys).
+        // A spilling scan with a cache keeps its buckets' outcomes there (``OutcomeCache``), unless
+        // its pairs carry more than their halves (consumers' verdicts, media: the engine keeps
+        // none then) or the build is unknown: its summaries are stored, with their files' keys.
+        let keepsOutcomes = cache != nil && spill && options.partition != nil && engine.consumers.isEmpty
+            && !options.pairMedia && CachedFacts.buildIdentity != nil
         let storeSummaries = options.partition != nil
-            && (options.diskAbove.map { entries.count + problems.count > $0 } == true || cache != nil && spill)
+            && (options.diskAbove.map { entries.count + problems.count > $0 } == true || keepsOutcomes)
         var library = await LibraryReader.read(
             consume entries, options: .lint, jobs: options.jobs, shard: shard, engine: engine, cache: cache,
             sidecars: sidecars, keepTimeline: options.pairMedia, countKept: progress != nil, spill: spill,
-            storeSummaries: storeSummaries, scratchRun: options.scratchRun,
+            storeSummaries: storeSummaries, scratchRun: options.scratchRun, keyFiles: keepsOutcomes,
             onRead: { read in
                 progress?(read.fromCache
                     ? .fileFromCache(path: read.displayPath, inShard: read.inShard, findings: read.kept)
@@ -282,9 +286,9 @@ public struct LibraryScan: Sendable {
         // A path that could not even be listed is a file that does not read, kept after the others:
         // not in the paths' order that summaries on disk must keep, so they come back into memory.
         if problems.contains(where: { shard?.contains(path: $0.path) ?? true }) { library.holdSummaries() }
-        if let cache, library.stored != nil, !cache.hasWarned,
+        if keepsOutcomes, let cache, library.stored != nil, !cache.hasWarned,
            let seed = OutcomeCache.seed(engine: engine, keepTimeline: options.pairMedia) {
-            let scope = OutcomeCache.scope(roots: cache.roots, includeHidden: options.includeHidden, shard: shard, seed: seed)
+            let scope = OutcomeCache.scope(roots: cache.roots, includeHidden: options.includeHidden, shard: shard)
             library.outcomes = OutcomeCache(path: cache.path, seed: seed, scope: scope, warn: { progress?(.warning($0)) })
         }
         for problem in problems {

@@ -111,13 +111,13 @@ import Testing
                                  files: ["a/IMG_1.JPG", "a/IMG_1.MOV"], fixHint: "livelint fix", documentation: "rules/identifier-mismatch.md")
 
     /// An outcome decodes to what was encoded, for a bucket of as many files; any other count,
-    /// a half outside the bucket, and every truncation decode to nothing.
+    /// a half outside the bucket or in two pairs, an archive's pair, and every truncation decode
+    /// to nothing.
     @Test func anOutcomeDecodesToWhatWasKeptOrToNothing() throws {
         var outcome = BucketOutcome()
         outcome.spans = [PairList.Span(still: 0, movie: 1, method: .contentIdentifier), PairList.Span(still: 2, movie: -1, method: .unpaired),
                          PairList.Span(still: -1, movie: 3, method: .unpaired), PairList.Span(still: 4, movie: 5, method: .name)]
         outcome.findings = [Self.finding, Finding(ruleID: "orphan-still", severity: .warning, message: "x", files: ["b"], documentation: "d")]
-        outcome.complete = 2
         let bytes = outcome.encoded(files: 6)
         let decoded = try #require(bytes.withUnsafeBytes { BucketOutcome(decoding: $0, files: 6) })
         #expect(decoded.complete == 2)
@@ -126,6 +126,12 @@ import Testing
         #expect(decoded.findings == outcome.findings)
         #expect(bytes.withUnsafeBytes { BucketOutcome(decoding: $0, files: 7) } == nil)
         #expect(outcome.encoded(files: 5).withUnsafeBytes { BucketOutcome(decoding: $0, files: 5) } == nil, "a half past the bucket")
+        var twice = outcome
+        twice.spans.append(PairList.Span(still: -1, movie: 1, method: .unpaired))
+        #expect(twice.encoded(files: 6).withUnsafeBytes { BucketOutcome(decoding: $0, files: 6) } == nil, "a half in two pairs")
+        var archived = outcome
+        archived.spans[3].method = .archive
+        #expect(archived.encoded(files: 6).withUnsafeBytes { BucketOutcome(decoding: $0, files: 6) } == nil, "an archive's pair")
         for n in 0..<bytes.count {
             #expect(Array(bytes[..<n]).withUnsafeBytes { BucketOutcome(decoding: $0, files: 6) } == nil, "cut at \(n)")
         }

@@ -399,7 +399,8 @@ import Testing
     }
 
     /// A bucket outcomes table another build made with other columns is made anew, without a
-    /// warning; an outcome whose bytes do not decode is not used (the bucket is checked again).
+    /// warning; an outcome whose bytes were damaged is not used (the bucket is checked again);
+    /// rows no run used for 30 days go.
     @Test func outcomesOfAnotherLayoutOrDamagedAreNotUsed() async throws {
         let (library, cache, remove) = try Self.workspace()
         defer { remove() }
@@ -413,6 +414,15 @@ import Testing
         #expect(damaged.cachedPairs == 0 && damaged.warnings.isEmpty)
         // Kept anew by that run: the next takes them.
         #expect(try await Self.bucketed(library, cache: .directory(cache)).cachedPairs > 0)
+        // One byte changed in each (past the checksum, the layout and the counts), which would
+        // still decode: not used either.
+        let flip = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        try flip.execute("UPDATE buckets SET outcome = substr(outcome, 1, 11) || "
+                         + "(CASE WHEN substr(outcome, 12, 1) = x'00' THEN x'01' ELSE x'00' END) || substr(outcome, 13)")
+        flip.close()
+        let flipped = try await Self.bucketed(library, cache: .directory(cache))
+        #expect(flipped.report == plain.report)
+        #expect(flipped.cachedPairs == 0 && flipped.warnings.isEmpty)
 
         let other = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
         try other.execute("DROP TABLE buckets")
@@ -423,6 +433,19 @@ import Testing
         #expect(rebuilt.report == plain.report && rebuilt.warnings.isEmpty, "\(rebuilt.warnings)")
         #expect(try Self.bucketRows(in: cache) > 3)
         #expect(try await Self.bucketed(library, cache: .directory(cache)).cachedPairs > 0)
+
+        // Rows of another library: kept while used lately, dropped once unused for 30 days.
+        let rows = try Self.bucketRows(in: cache)
+        let aside = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        let now = Int64(Date().timeIntervalSince1970)
+        try aside.execute("INSERT INTO buckets VALUES (x'01', 7, 1, \(now - 29 * 86_400), x'00')")
+        try aside.execute("INSERT INTO buckets VALUES (x'02', 7, 1, \(now - 31 * 86_400), x'00')")
+        aside.close()
+        _ = try await Self.bucketed(library, cache: .directory(cache))
+        let left = try SQLiteDatabase(path: LintCache.databasePath(in: cache), create: false)
+        #expect(try left.text("SELECT group_concat(hex(key)) FROM buckets WHERE scope = 7") == "01")
+        left.close()
+        #expect(try Self.bucketRows(in: cache) == rows + 1)
     }
 
     /// Records of files that are gone (deleted between two listed files) are dropped; hidden

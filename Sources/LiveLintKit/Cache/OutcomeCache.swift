@@ -4,15 +4,17 @@ import LiveLintEngine
 
 /// The buckets' outcomes of library-sized scans (``BucketOutcomes``), kept in the lint cache's
 /// database in a table of their own, `buckets`: a row a bucket, its key (16 bytes), the scope of
-/// the scan that kept it, the last run that used it, and the outcome's bytes.
+/// the scan that kept it, the last run that used it and when, and the outcome's bytes behind
+/// their checksum (``ScanCache/checksum(_:)``: bytes damaged in any way are not used).
 ///
-/// A scope is what was scanned and how (the folders, hidden files, the shard, the engine's
-/// configuration and the build: ``scope(roots:includeHidden:shard:seed:)``). A run that finishes
-/// (``finish()``) deletes the rows of its scope that it did not use: a bucket changed since, or
-/// gone. So the table holds about one row for each bucket of each scope scanned, not one for
-/// every state a library went through. Two runs at once on one scope may drop rows the other
-/// used; that costs the next run time, never a finding (a row is found only under the key of the
-/// files it was made from).
+/// A scope is what was scanned (the folders, hidden files, the shard:
+/// ``scope(roots:includeHidden:shard:)``). A run that finishes (``finish()``) deletes the rows
+/// of its scope that it did not use (a bucket changed since or gone, or kept under another
+/// configuration or build), and the rows of any scope unused for ``unusedFor``. So the table
+/// holds about one row for each bucket of each library scanned lately, not one for every state a
+/// library, a configuration or livelint went through. Two runs at once on one scope may drop
+/// rows the other used; that costs the next run time, never a finding (a row is found only under
+/// the key of the files and configuration it was made from).
 ///
 /// It is opened after the files are read, when the file cache worked without a warning, and
 /// used by the engine's one task; an error (a full disk, a table another build made in an
@@ -36,12 +38,19 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
 
     static let createTable = """
         CREATE TABLE IF NOT EXISTS buckets(
-            key BLOB PRIMARY KEY, scope INTEGER NOT NULL, run INTEGER NOT NULL, outcome BLOB NOT NULL) WITHOUT ROWID
+            key BLOB PRIMARY KEY, scope INTEGER NOT NULL, run INTEGER NOT NULL, used INTEGER NOT NULL,
+            outcome BLOB NOT NULL) WITHOUT ROWID
         """
 
+    /// Rows no run used for this long (in seconds: 30 days) are deleted by the next that finishes.
+    static let unusedFor: Int64 = 30 * 86_400
+
+    /// The run's start, in seconds since 1970 (what `used` holds).
+    private let now = Int64(Date().timeIntervalSince1970)
+
     /// The cache at `path` (the file cache's database), for a run of `seed`
-    /// (``seed(engine:keepTimeline:build:)``) in `scope`; nil when the build is unknown (nothing
-    /// would tell two builds' outcomes apart) or the table cannot be opened (then `warn` was called).
+    /// (``seed(engine:keepTimeline:build:)``) in `scope`; nil when the table cannot be opened
+    /// (then `warn` was called).
     init?(path: String, seed: UInt64, scope: UInt64, warn: @escaping (String) -> Void) {
         self.path = path
         self.seed = seed
@@ -56,8 +65,8 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
             if !columns.isEmpty, columns != Self.columns { try db.execute("DROP TABLE buckets") }
             try db.execute(Self.createTable)
             select = try db.prepare("SELECT outcome FROM buckets WHERE key = ?")
-            insert = try db.prepare("INSERT OR REPLACE INTO buckets(key, scope, run, outcome) VALUES (?, ?, ?, ?)")
-            touch = try db.prepare("UPDATE buckets SET run = ? WHERE key = ?")
+            insert = try db.prepare("INSERT OR REPLACE INTO buckets(key, scope, run, used, outcome) VALUES (?, ?, ?, ?, ?)")
+            touch = try db.prepare("UPDATE buckets SET run = ?, used = ? WHERE key = ?")
         } catch {
             fail(error)
             return nil
@@ -78,9 +87,9 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
         build.map { Shard.fnv1a("outcomes\n\($0)\n\(engine.outcomeSignature)timeline: \(keepTimeline)\n") }
     }
 
-    /// The scope of a scan of `roots` (absolute), with hidden files or not, of `shard`, under `seed`.
-    static func scope(roots: [String], includeHidden: Bool, shard: Shard?, seed: UInt64) -> UInt64 {
-        Shard.fnv1a("\(seed)\n\(includeHidden)\n\(shard?.description ?? "")\n" + roots.sorted().joined(separator: "\n"))
+    /// The scope of a scan of `roots` (absolute), with hidden files or not, of `shard`.
+    static func scope(roots: [String], includeHidden: Bool, shard: Shard?) -> UInt64 {
+        Shard.fnv1a("\(includeHidden)\n\(shard?.description ?? "")\n" + roots.sorted().joined(separator: "\n"))
     }
 
     func outcome(under key: BucketKey) -> [UInt8]? {
@@ -93,10 +102,13 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
             select.bind(1, bytes)
             defer { select.reset() }
             guard try select.step() else { return nil }
-            let outcome = select.withBlob(0) { Array($0) }
+            // The checksum first, then the outcome; a row that does not match is not used (the
+            // bucket is checked again and its row replaced).
+            guard let outcome = select.withBlob(0, { Self.unframed($0) }) else { return nil }
             select.reset()
             touch.bind(1, run)
-            touch.bind(2, bytes)
+            touch.bind(2, now)
+            touch.bind(3, bytes)
             defer { touch.reset() }
             try touch.step()
             found += 1
@@ -115,7 +127,8 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
             insert.bind(1, Self.bytes(of: key))
             insert.bind(2, scope)
             insert.bind(3, run)
-            insert.bind(4, outcome)
+            insert.bind(4, now)
+            insert.bind(5, Self.framed(outcome))
             defer { insert.reset() }
             try insert.step()
             kept += 1
@@ -125,17 +138,18 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
     }
 
     /// Deletes the rows of this run's scope that it did not use (when it asked for any: a run
-    /// whose engine kept no outcome leaves them), and closes the database: call once the engine
-    /// is done.
+    /// whose engine keeps no outcome, with consumers say, leaves them) and those no run used for
+    /// ``unusedFor``, and closes the database: call once the engine is done.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
         guard let database else { return }
         guard asked > 0 else { return close() }
         do {
-            let delete = try database.prepare("DELETE FROM buckets WHERE scope = ? AND run <> ?")
+            let delete = try database.prepare("DELETE FROM buckets WHERE (scope = ? AND run <> ?) OR used < ?")
             delete.bind(1, scope)
             delete.bind(2, run)
+            delete.bind(3, now - Self.unusedFor)
             try delete.step()
         } catch {
             fail(error)
@@ -145,6 +159,20 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
 
     private static func bytes(of key: BucketKey) -> [UInt8] {
         withUnsafeBytes(of: (key.high.bigEndian, key.low.bigEndian)) { Array($0) }
+    }
+
+    /// `outcome` behind its checksum (8 bytes, little-endian).
+    static func framed(_ outcome: [UInt8]) -> [UInt8] {
+        let sum = outcome.withUnsafeBytes { ScanCache.checksum($0) }
+        return withUnsafeBytes(of: sum.littleEndian) { Array($0) } + outcome
+    }
+
+    /// The outcome `row` frames (``framed(_:)``), when its checksum matches.
+    static func unframed(_ row: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard row.count >= 8 else { return nil }
+        let sum = Int64(littleEndian: row.loadUnaligned(as: Int64.self))
+        let outcome = UnsafeRawBufferPointer(rebasing: row[8...])
+        return ScanCache.checksum(outcome) == sum ? Array(outcome) : nil
     }
 
     private func fail(_ error: any Error) {

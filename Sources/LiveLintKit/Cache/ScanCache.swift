@@ -209,8 +209,10 @@ final class ScanCache: @unchecked Sendable {
                     note("the cache \(path) was written by livelint \(stored["livelint"] ?? "?") "
                          + "(record format \(stored["format"] ?? "?"), table format \(stored["table"] ?? "1")): rebuilding it")
                 }
-                // Another version's table may have other columns: made anew, not emptied.
+                // Another version's table may have other columns: made anew, not emptied (the
+                // buckets' outcomes too: ``OutcomeCache``).
                 try db.execute("DROP TABLE IF EXISTS files")
+                try db.execute("DROP TABLE IF EXISTS buckets")
                 try db.execute("DELETE FROM meta")
                 let set = try db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)")
                 for (key, value) in Self.identity.sorted(by: { $0.key < $1.key }) {

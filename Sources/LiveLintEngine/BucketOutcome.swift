@@ -86,9 +86,9 @@ public struct BucketKey: Hashable, Sendable {
 /// A bucket's outcome (its pairs, what the pair and scan rules find in it, how many of its pairs
 /// are complete) depends only on its files and the engine's configuration: it is kept under a key
 /// made of its files' keys (``FileKey``, from their records and display paths) and `seed`, which
-/// the caller makes from ``LintEngine/outcomeSignature`` and the build. A bucket with a file
-/// whose key is unknown, or in a run whose pairs carry more than their halves (the consumers'
-/// verdicts, the media), is neither looked up nor kept; one with a `.livp` archive is not kept.
+/// the caller makes from ``LintEngine/outcomeSignature`` and the build (and, as the media a
+/// pair carries come from its records, whether they keep the movie's timeline). A bucket with a
+/// file whose key is unknown is neither looked up nor kept; one with a `.livp` archive is not kept.
 public protocol BucketOutcomes: AnyObject, Sendable {
     /// What the keys start from: the engine's configuration and the build.
     var seed: UInt64 { get }
@@ -99,14 +99,19 @@ public protocol BucketOutcomes: AnyObject, Sendable {
 }
 
 /// A bucket's outcome as ``BucketOutcomes`` keeps it: its pairs by their halves' places among the
-/// bucket's files (in pairing's order) and what its scan and pair rules found (in the order they
-/// were found). (What keeps it checks the bytes whole: ``OutcomeCache`` a checksum of them.)
+/// bucket's files (in pairing's order), what their records hold beyond them (the consumers'
+/// verdicts, the media: a ``PairExtras/Entry``'s bytes, by pair), the verdicts counted, and what
+/// its scan and pair rules found (in the order they were found). (What keeps it checks the bytes
+/// whole: ``OutcomeCache`` a checksum of them.)
 struct BucketOutcome {
     /// The layout: the first byte. Another is not read (it is looked up again, and replaced).
     static let format: UInt8 = 1
 
     var spans: [PairList.Span] = []
     var findings: [Finding] = []
+    /// The pairs that hold anything beyond their halves, by their index in ``spans``, in order.
+    var extras: [(pair: Int, entry: [UInt8])] = []
+    var verdicts: LintEngine.OutcomeCounts = [:]
 
     init() {}
 
@@ -122,6 +127,19 @@ struct BucketOutcome {
             w.number(UInt64(span.still + 1))
             w.number(UInt64(span.movie + 1))
             w.byte(Self.methods.firstIndex(of: span.method).map(UInt8.init) ?? 0)
+        }
+        w.count(extras.count)
+        for (pair, entry) in extras {
+            w.count(pair)
+            w.blob(entry)
+        }
+        let counted = verdicts.flatMap { id, counts in counts.map { (id, $0.key, $0.value) } }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        w.count(counted.count)
+        for (id, verdict, n) in counted {
+            w.string(id)
+            w.byte(UInt8(ConsumerOutcome.allCases.firstIndex(of: verdict) ?? 0))
+            w.count(n)
         }
         w.count(findings.count)
         var one: [UInt8] = []
@@ -152,6 +170,19 @@ struct BucketOutcome {
                   let method = r.byte(), Int(method) < Self.methods.count, Self.methods[Int(method)] != .archive
             else { return nil }
             self.spans.append(PairList.Span(still: Int32(still) - 1, movie: Int32(movie) - 1, method: Self.methods[Int(method)]))
+        }
+        guard let extras = r.count(), extras <= spans else { return nil }
+        for _ in 0..<extras {
+            // Each pair's index inside the pairs, after the one before.
+            guard let pair = r.number(), pair < UInt64(spans), self.extras.last.map({ pair > UInt64($0.pair) }) ?? true,
+                  let entry = r.blob() else { return nil }
+            self.extras.append((Int(pair), entry))
+        }
+        guard let counted = r.count(), counted <= bytes.count else { return nil }
+        for _ in 0..<counted {
+            guard let id = r.string(), let code = r.byte(), Int(code) < ConsumerOutcome.allCases.count, let n = r.count(),
+                  verdicts[id]?[ConsumerOutcome.allCases[Int(code)]] == nil else { return nil }
+            verdicts[id, default: [:]][ConsumerOutcome.allCases[Int(code)]] = n
         }
         guard let count = r.count(), count <= bytes.count else { return nil }
         findings.reserveCapacity(count)

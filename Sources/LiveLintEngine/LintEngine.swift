@@ -271,8 +271,7 @@ public struct LintEngine: Sendable {
         precondition(ties.count == n, "every stored summary was tied")
         let findings = fileFindings ?? allFileFindings(store, spillingIn: directory, runSize: runSize)
         let keepsExtras = !consumers.isEmpty || media
-        // Outcomes are kept for runs whose pairs carry only their halves (no verdicts, no media).
-        let keyed = keepsExtras ? nil : ties.keys.flatMap { keys in bucketOutcomes.map { (keys, $0) } }
+        let keyed = ties.keys.flatMap { keys in bucketOutcomes.map { (keys, $0) } }
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
         let byBucket = SortedRuns<UInt64>(spillingIn: directory, prefix: "livelint-buckets", runSize: runSize)
@@ -306,12 +305,18 @@ public struct LintEngine: Sendable {
             return PreparedBucket(indices: indices, list: list, members: members, scanFindings: found)
         }
         /// `indices`' pair made of the bucket's `span` (places among them), added to the pairs
-        /// kept (with what its record holds beyond it).
-        func keep(_ span: PairList.Span, of indices: [Int32], extra: Boxed<PairRecord.Rare>?) {
+        /// kept, with what its record holds beyond it (`extra`, a ``PairExtras/Entry``'s bytes).
+        func keep(_ span: PairList.Span, of indices: [Int32], extra: [UInt8]?) {
             func global(_ half: Int32) -> Int32 { half < 0 ? -1 : indices[Int(half)] }
             let pair = StoredPairs.Made(PairList.Span(still: global(span.still), movie: global(span.movie), method: span.method))
             made.append(pair)
-            if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, entry: PairExtras.Entry.encoded(extra))) }
+            if let extra { madeExtras.append(StoredPairs.MadeExtra(first: pair.first, entry: extra)) }
+        }
+        /// Adds a bucket's verdicts, counted, to the run's.
+        func count(_ verdicts: OutcomeCounts) {
+            for (id, counts) in verdicts {
+                for (verdict, n) in counts { outcomes[id, default: [:]][verdict, default: 0] += n }
+            }
         }
         /// A bucket made ready, checked: its pairs' rules, and its pairs kept; with `key`, its
         /// outcome too (unless it holds a `.livp` archive).
@@ -322,12 +327,15 @@ public struct LintEngine: Sendable {
             var outcome = key != nil && prepared.members.isEmpty ? BucketOutcome() : nil
             outcome?.findings = prepared.scanFindings
             var extras: [Boxed<PairRecord.Rare>?] = keepsExtras ? Array(repeating: nil, count: list.count) : []
+            var verdicts = OutcomeCounts()
             if needsFull {
                 checkPairs(list, store: store, found: { found in
                     findings.append(contentsOf: found)
                     outcome?.findings += found
-                }, onPair: onPair, media: media, outcomes: &outcomes) { extras[$0] = $1 }
+                }, onPair: onPair, media: media, outcomes: &verdicts) { extras[$0] = $1 }
             }
+            count(verdicts)
+            outcome?.verdicts = verdicts
             for k in list.indices {
                 if list.isComplete(k) { complete += 1 }
                 let extra = extras.isEmpty ? nil : extras[k]
@@ -337,7 +345,9 @@ public struct LintEngine: Sendable {
                     continue
                 }
                 let span = list.span(k)
-                keep(span, of: indices, extra: extra)
+                let entry = extra.map { PairExtras.Entry.encoded($0) }
+                keep(span, of: indices, extra: entry)
+                if let entry, let pair = outcome?.spans.count { outcome?.extras.append((pair, entry)) }
                 outcome?.spans.append(span)
             }
             if let key, let outcome, let (_, kept) = keyed { kept.keep(outcome.encoded(files: indices.count), under: key) }
@@ -368,7 +378,17 @@ public struct LintEngine: Sendable {
                 if let waiting = ready { check(waiting.bucket.value(), key: waiting.key) }
                 ready = nil
                 findings.append(contentsOf: outcome.findings)
-                for span in outcome.spans { keep(span, of: indices, extra: nil) }
+                var extras = outcome.extras.makeIterator()
+                var extra = extras.next()
+                for (k, span) in outcome.spans.enumerated() {
+                    if let (pair, entry) = extra, pair == k {
+                        keep(span, of: indices, extra: entry)
+                        extra = extras.next()
+                    } else {
+                        keep(span, of: indices, extra: nil)
+                    }
+                }
+                count(outcome.verdicts)
                 complete += outcome.complete
                 onCachedPairs?(outcome.complete)
                 return

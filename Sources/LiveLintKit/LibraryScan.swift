@@ -267,11 +267,9 @@ public struct LibraryScan: Sendable {
         // The listing goes to the read, which frees it as it goes.
         let sidecars = SidecarIndex(entries)
         let spill = entries.count + problems.count > options.spillAbove
-        // A spilling scan with a cache keeps its buckets' outcomes there (``OutcomeCache``), unless
-        // its pairs carry more than their halves (consumers' verdicts, media: the engine keeps
-        // none then) or the build is unknown: its summaries are stored, with their files' keys.
-        let keepsOutcomes = cache != nil && spill && options.partition != nil && engine.consumers.isEmpty
-            && !options.pairMedia && CachedFacts.buildIdentity != nil
+        // A spilling scan with a cache keeps its buckets' outcomes there (``OutcomeCache``) when
+        // the build is known: its summaries are stored, with their files' keys.
+        let keepsOutcomes = cache != nil && spill && options.partition != nil && CachedFacts.buildIdentity != nil
         let storeSummaries = options.partition != nil
             && (options.diskAbove.map { entries.count + problems.count > $0 } == true || keepsOutcomes)
         var library = await LibraryReader.read(
@@ -286,9 +284,11 @@ public struct LibraryScan: Sendable {
         // A path that could not even be listed is a file that does not read, kept after the others:
         // not in the paths' order that summaries on disk must keep, so they come back into memory.
         if problems.contains(where: { shard?.contains(path: $0.path) ?? true }) { library.holdSummaries() }
+        let outcomesConfiguration = OutcomeCache.configuration(engine: engine, keepTimeline: options.pairMedia)
         if keepsOutcomes, let cache, library.stored != nil, !cache.hasWarned,
-           let seed = OutcomeCache.seed(engine: engine, keepTimeline: options.pairMedia) {
-            let scope = OutcomeCache.scope(roots: cache.roots, includeHidden: options.includeHidden, shard: shard)
+           let seed = OutcomeCache.seed(configuration: outcomesConfiguration) {
+            let scope = OutcomeCache.scope(roots: cache.roots, includeHidden: options.includeHidden, shard: shard,
+                                           configuration: outcomesConfiguration)
             library.outcomes = OutcomeCache(path: cache.path, seed: seed, scope: scope, warn: { progress?(.warning($0)) })
         }
         for problem in problems {

@@ -311,18 +311,21 @@ import Testing
     /// with a cache stores the summaries, and buckets of about `partition` files. Returns the
     /// JSON report, the complete pairs the cache's outcomes gave (``ScanEvent/pairsFromCache(_:)``),
     /// the files read and the warnings.
-    static func bucketed(_ library: String, cache: CacheSetting, partition: Int = 6,
-                         consumers: [String]? = nil) async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
+    static func bucketed(_ library: String, cache: CacheSetting, partition: Int = 6, consumers: [String]? = nil,
+                         media: Bool = false) async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
         var options = LintOptions(paths: [library], configuration: .defaults)
         options.cache = cache
         options.spillAbove = 0
         options.partition = partition
         options.consumers = consumers
+        options.pairMedia = media
         let scan = try LibraryScan(options)
         let events = EventLog()
         let result = try await scan.run { events.append($0) }
         var report = ""
         LintReport(format: .json, failOn: scan.failOn(nil), rules: scan.ruleSummaries).write(result) { report += $0 }
+        // What the JSON report leaves out: each pair's media (the HTML report draws them).
+        if media { report += "\n" + result.pairs.map { String(describing: $0.media) }.joined(separator: "\n") }
         var cachedPairs = 0, read: [String] = [], warnings: [String] = []
         for event in events.events {
             switch event {
@@ -345,7 +348,7 @@ import Testing
     /// A bucket none of whose files changed is taken from the cache as it was (its pairs and the
     /// pair and scan rules' findings), the report the same byte for byte; a file edited in place
     /// gives its bucket a new outcome, and the old one is dropped; files added in a folder of their
-    /// own leave the other buckets' outcomes in use. Runs with consumers keep none.
+    /// own leave the other buckets' outcomes in use. Runs with consumers or media keep theirs.
     @Test func unchangedBucketsAreTakenFromTheCacheAsTheyWere() async throws {
         let (library, cache, remove) = try Self.workspace()
         defer { remove() }
@@ -390,12 +393,21 @@ import Testing
         #expect(added.report == (try await Self.bucketed(library, cache: .off)).report)
         #expect(added.cachedPairs > 0, "\(added.cachedPairs)")
 
-        // With consumers, pairs carry their verdicts: no outcome is kept or dropped.
-        let before = try Self.bucketRows(in: cache)
-        let verdicts = try await Self.bucketed(library, cache: .directory(cache), consumers: ["all"])
-        #expect(verdicts.report == (try await Self.bucketed(library, cache: .off, consumers: ["all"])).report)
-        #expect(verdicts.cachedPairs == 0)
-        #expect(try Self.bucketRows(in: cache) == before)
+        // With consumers, pairs carry their verdicts (counted in the summary too), and with the
+        // HTML report's media, what their halves carry: kept with the outcome, under keys and in
+        // a scope of their own (the configuration's), the second run taking them.
+        let all = try await Self.bucketed(library, cache: .directory(cache)).cachedPairs
+        for (consumers, media) in [(["all"], false), (nil, true), (["immich", "apple-photos"], true)] {
+            let plain = try await Self.bucketed(library, cache: .off, consumers: consumers, media: media)
+            let first = try await Self.bucketed(library, cache: .directory(cache), consumers: consumers, media: media)
+            let second = try await Self.bucketed(library, cache: .directory(cache), consumers: consumers, media: media)
+            #expect(first.report == plain.report && second.report == plain.report, "\(consumers ?? []) \(media)")
+            #expect(first.cachedPairs == 0 && second.cachedPairs == all, "\(consumers ?? []) \(media)")
+            #expect(consumers == nil || plain.report.contains("\"consumers\""))
+            #expect(!media || plain.report.contains("stillImageTime"))
+        }
+        // Each configuration keeps its own: the first's still serve.
+        #expect(try await Self.bucketed(library, cache: .directory(cache)).cachedPairs == all)
     }
 
     /// A bucket outcomes table another build made with other columns is made anew, without a
@@ -446,6 +458,42 @@ import Testing
         #expect(try left.text("SELECT group_concat(hex(key)) FROM buckets WHERE scope = 7") == "01")
         left.close()
         #expect(try Self.bucketRows(in: cache) == rows + 1)
+    }
+
+    /// A run of another build (or one that finds nothing it kept) drops the rows of its scope it
+    /// did not use when it finishes, and leaves other scopes' rows; a run that asked for none
+    /// (its engine kept no outcome) drops nothing.
+    @Test func aFinishedRunDropsTheRowsOfItsScopeItDidNotUse() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-outcomes-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var warnings: [String] = []
+        ScanCache(directory: root, metadataKeys: [], warn: { warnings.append($0) }).finish()
+        let path = LintCache.databasePath(in: root)
+        func opened(build: String, scope: UInt64) throws -> OutcomeCache {
+            let seed = try #require(OutcomeCache.seed(configuration: "rules\n", build: build))
+            return try #require(OutcomeCache(path: path, seed: seed, scope: scope, warn: { warnings.append($0) }))
+        }
+        let (a, b, c) = (BucketKey(high: 1, low: 1), BucketKey(high: 2, low: 2), BucketKey(high: 3, low: 3))
+        let old = try opened(build: "old", scope: 1)
+        old.keep([1, 2, 3], under: a)
+        old.finish()
+        let elsewhere = try opened(build: "old", scope: 2)
+        elsewhere.keep([4], under: b)
+        elsewhere.finish()
+        #expect(try Self.bucketRows(in: root) == 2)
+        // Asked for nothing: drops nothing.
+        try opened(build: "new", scope: 1).finish()
+        #expect(try Self.bucketRows(in: root) == 2)
+        let new = try opened(build: "new", scope: 1)
+        #expect(new.outcome(under: c) == nil)
+        new.keep([5, 6], under: c)
+        #expect(new.outcome(under: c) == [5, 6])
+        new.finish()
+        let db = try SQLiteDatabase(path: path, create: false)
+        #expect(try db.text("SELECT group_concat(scope || ':' || hex(key), ' ') FROM (SELECT * FROM buckets ORDER BY key)")
+                == "2:\(String(repeating: "0", count: 15))2\(String(repeating: "0", count: 15))2 1:\(String(repeating: "0", count: 15))3\(String(repeating: "0", count: 15))3")
+        db.close()
+        #expect(warnings.isEmpty, "\(warnings)")
     }
 
     /// Records of files that are gone (deleted between two listed files) are dropped; hidden

@@ -7,12 +7,12 @@ import LiveLintEngine
 /// the scan that kept it, the last run that used it and when, and the outcome's bytes behind
 /// their checksum (``ScanCache/checksum(_:)``: bytes damaged in any way are not used).
 ///
-/// A scope is what was scanned (the folders, hidden files, the shard:
-/// ``scope(roots:includeHidden:shard:)``). A run that finishes (``finish()``) deletes the rows
-/// of its scope that it did not use (a bucket changed since or gone, or kept under another
-/// configuration or build), and the rows of any scope unused for ``unusedFor``. So the table
-/// holds about one row for each bucket of each library scanned lately, not one for every state a
-/// library, a configuration or livelint went through. Two runs at once on one scope may drop
+/// A scope is what was scanned and how (the folders, hidden files, the shard, the rules and
+/// consumers: ``scope(roots:includeHidden:shard:configuration:)``), not the build. A run that
+/// finishes (``finish()``) deletes the rows of its scope that it did not use (a bucket changed
+/// since or gone, or kept by another build), and the rows of any scope unused for ``unusedFor``.
+/// So the table holds about one row for each bucket of each library and configuration scanned
+/// lately, not one for every state a library or livelint went through. Two runs at once on one scope may drop
 /// rows the other used; that costs the next run time, never a finding (a row is found only under
 /// the key of the files and configuration it was made from).
 ///
@@ -49,7 +49,7 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
     private let now = Int64(Date().timeIntervalSince1970)
 
     /// The cache at `path` (the file cache's database), for a run of `seed`
-    /// (``seed(engine:keepTimeline:build:)``) in `scope`; nil when the table cannot be opened
+    /// (``seed(configuration:build:)``) in `scope`; nil when the table cannot be opened
     /// (then `warn` was called).
     init?(path: String, seed: UInt64, scope: UInt64, warn: @escaping (String) -> Void) {
         self.path = path
@@ -81,15 +81,20 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
         return (try? ScanCache.columns(of: "buckets", in: db)) ?? []
     }()
 
-    /// What the keys start from: the build (`build`; nil when unknown: no seed), the engine's
-    /// configuration (``LintEngine/outcomeSignature``) and whether the records keep the timeline.
-    static func seed(engine: LintEngine, keepTimeline: Bool, build: String? = CachedFacts.buildIdentity) -> UInt64? {
-        build.map { Shard.fnv1a("outcomes\n\($0)\n\(engine.outcomeSignature)timeline: \(keepTimeline)\n") }
+    /// What an outcome depends on besides its files and the build: the engine's rules and
+    /// consumers (``LintEngine/outcomeSignature``) and whether the records keep the timeline.
+    static func configuration(engine: LintEngine, keepTimeline: Bool) -> String {
+        "\(engine.outcomeSignature)timeline: \(keepTimeline)\n"
     }
 
-    /// The scope of a scan of `roots` (absolute), with hidden files or not, of `shard`.
-    static func scope(roots: [String], includeHidden: Bool, shard: Shard?) -> UInt64 {
-        Shard.fnv1a("\(includeHidden)\n\(shard?.description ?? "")\n" + roots.sorted().joined(separator: "\n"))
+    /// What the keys start from: the build (`build`; nil when unknown: no seed) and `configuration`.
+    static func seed(configuration: String, build: String? = CachedFacts.buildIdentity) -> UInt64? {
+        build.map { Shard.fnv1a("outcomes\n\($0)\n\(configuration)") }
+    }
+
+    /// The scope of a scan of `roots` (absolute), with hidden files or not, of `shard`, under `configuration`.
+    static func scope(roots: [String], includeHidden: Bool, shard: Shard?, configuration: String) -> UInt64 {
+        Shard.fnv1a("\(includeHidden)\n\(shard?.description ?? "")\n\(configuration)" + roots.sorted().joined(separator: "\n"))
     }
 
     func outcome(under key: BucketKey) -> [UInt8]? {

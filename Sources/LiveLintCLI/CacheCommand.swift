@@ -14,8 +14,9 @@ struct CacheCommand: AsyncParsableCommand {
             status-change times are unchanged, and for the same livelint version and rules' metadata; \
             a report from the cache is the same as one without it. `lint --no-cache` reads everything. \
             For a library of more than 10,000 files it also keeps what the pair and scan rules found \
-            in each part of it (files tied by a folder or an identifier), used again while none of \
-            the part's files changed; a run drops what it no longer needs of the folders it scanned.
+            in each part of it (files tied by a folder or an identifier), and the consumers' verdicts, \
+            used again while none of the part's files changed; a run drops what it no longer uses of \
+            the folders it scanned with the same settings, and what no run used for 30 days.
 
             Examples:
               livelint cache stats

@@ -21,8 +21,8 @@ struct LintCommand: AsyncParsableCommand {
             from the cache in $XDG_CACHE_HOME/livelint (else ~/.cache/livelint; --cache-dir moves it, \
             --no-cache reads everything); the report is the same either way. Past 10,000 files the \
             cache also keeps what the pair and scan rules found in each part of the library (files \
-            tied by a folder or an identifier, about 10,000 at a time), used again while none of its \
-            files changed. `livelint cache stats` shows it. A scan of more than 10,000 files keeps \
+            tied by a folder or an identifier, about 10,000 at a time) and the consumers' verdicts, \
+            used again while none of its files changed. `livelint cache stats` shows it. A scan of more than 10,000 files keeps \
             what it read of each file (about 300 bytes) in a temporary file in $TMPDIR (else \
             /var/tmp), removed from the folder at once, rather than in memory; past 100,000 files (or \
             10,000 with the cache) everything else it keeps of each file goes there too (the list of \

@@ -136,11 +136,7 @@ struct BucketOutcome {
         let counted = verdicts.flatMap { id, counts in counts.map { (id, $0.key, $0.value) } }
             .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
         w.count(counted.count)
-        for (id, verdict, n) in counted {
-            w.string(id)
-            w.byte(UInt8(ConsumerOutcome.allCases.firstIndex(of: verdict) ?? 0))
-            w.count(n)
-        }
+        for (id, verdict, n) in counted { w.bytes += Self.countedVerdict(id, verdict, n) }
         w.count(findings.count)
         var one: [UInt8] = []
         for finding in findings {
@@ -152,8 +148,8 @@ struct BucketOutcome {
     }
 
     /// The outcome `bytes` hold for a bucket of `files` files; nil when they hold another
-    /// layout, another count of files, a half outside the bucket or in two pairs, or an
-    /// archive's pair (never kept).
+    /// layout, another count of files, a half outside the bucket or in two pairs, an archive's
+    /// pair (never kept), an entry beyond a pair that does not decode, or a verdict counted twice.
     init?(decoding bytes: UnsafeRawBufferPointer, files: Int) {
         var r = RecordReader(bytes: bytes)
         guard r.byte() == Self.format, r.count() == files, let spans = r.count(), spans <= files else { return nil }
@@ -173,9 +169,11 @@ struct BucketOutcome {
         }
         guard let extras = r.count(), extras <= spans else { return nil }
         for _ in 0..<extras {
-            // Each pair's index inside the pairs, after the one before.
+            // Each pair's index inside the pairs, after the one before; an entry that decodes to
+            // something (a check never keeps an empty one).
             guard let pair = r.number(), pair < UInt64(spans), self.extras.last.map({ pair > UInt64($0.pair) }) ?? true,
-                  let entry = r.blob() else { return nil }
+                  let entry = r.blob(), entry.withUnsafeBytes({ PairExtras.Entry(decoding: $0)?.extra != nil })
+            else { return nil }
             self.extras.append((Int(pair), entry))
         }
         guard let counted = r.count(), counted <= bytes.count else { return nil }
@@ -191,6 +189,15 @@ struct BucketOutcome {
             findings.append(finding)
         }
         guard r.atEnd else { return nil }
+    }
+
+    /// A verdict counted, as the layout writes it: the consumer, the outcome's code, the count.
+    static func countedVerdict(_ id: String, _ verdict: ConsumerOutcome, _ n: Int) -> [UInt8] {
+        var w = RecordWriter()
+        w.string(id)
+        w.byte(UInt8(ConsumerOutcome.allCases.firstIndex(of: verdict) ?? 0))
+        w.count(n)
+        return w.bytes
     }
 
     /// The pairing methods by their code in the layout (`.archive` never: such buckets are not kept).

@@ -140,4 +140,56 @@ import Testing
         other[0] = BucketOutcome.format + 1
         #expect(other.withUnsafeBytes { BucketOutcome(decoding: $0, files: 6) } == nil)
     }
+
+    /// What pairs carry beyond their halves (verdicts, media) and the verdicts counted come back
+    /// as kept; an entry that does not decode, or decodes to nothing, an entry's pair out of
+    /// order or past the pairs, a verdict counted twice, and every truncation decode to nothing.
+    @Test func anOutcomesVerdictsAndMediaDecodeToWhatWasKeptOrToNothing() throws {
+        var outcome = BucketOutcome()
+        outcome.spans = [PairList.Span(still: 0, movie: 1, method: .contentIdentifier), PairList.Span(still: 2, movie: -1, method: .unpaired),
+                         PairList.Span(still: 3, movie: 4, method: .name)]
+        outcome.findings = [Self.finding]
+        func entry(_ verdict: ConsumerOutcome, media: PairMedia? = nil) -> [UInt8] {
+            PairExtras.Entry.encoded(PairRecord.Rare.boxed(media: media, consumers: ["immich": ConsumerVerdict(verdict, "why", fix: "fix")],
+                                                           sidecar: nil))
+        }
+        var media = PairMedia()
+        media.stillImageTime = 1.5
+        outcome.extras = [(0, entry(.live, media: media)), (2, entry(.split))]
+        outcome.verdicts = ["immich": [.live: 1, .split: 1], "photoprism": [.ambiguous: 2]]
+        let bytes = outcome.encoded(files: 5)
+        let decoded = try #require(bytes.withUnsafeBytes { BucketOutcome(decoding: $0, files: 5) })
+        #expect(decoded.extras.map(\.pair) == [0, 2])
+        #expect(decoded.extras.map(\.entry) == outcome.extras.map(\.entry))
+        #expect(decoded.verdicts == outcome.verdicts)
+        #expect(decoded.findings == outcome.findings && decoded.complete == 2)
+        for n in 0..<bytes.count {
+            #expect(Array(bytes[..<n]).withUnsafeBytes { BucketOutcome(decoding: $0, files: 5) } == nil, "cut at \(n)")
+        }
+        func refused(_ change: (inout BucketOutcome) -> Void, _ why: String) {
+            var changed = outcome
+            change(&changed)
+            #expect(changed.encoded(files: 5).withUnsafeBytes { BucketOutcome(decoding: $0, files: 5) } == nil, "\(why)")
+        }
+        refused({ $0.extras[1].entry = [1, 2, 3] }, "an entry that does not decode")
+        refused({ $0.extras[1].entry = PairExtras.Entry.encoded(nil) }, "an empty entry")
+        refused({ $0.extras.reverse() }, "entries out of order")
+        refused({ $0.extras[1].pair = 0 }, "two entries for one pair")
+        refused({ $0.extras[1].pair = 3 }, "an entry past the pairs")
+        // A verdict counted twice: the same consumer and outcome written again by hand.
+        var twice = outcome
+        twice.extras = []
+        twice.verdicts = ["immich": [.live: 1]]
+        var bytesTwice = twice.encoded(files: 5)
+        let once = BucketOutcome.countedVerdict("immich", .live, 1)
+        let at = try #require(Self.index(of: once, in: bytesTwice))
+        bytesTwice[at - 1] = 2
+        bytesTwice.insert(contentsOf: once, at: at)
+        #expect(bytesTwice.withUnsafeBytes { BucketOutcome(decoding: $0, files: 5) } == nil, "a verdict counted twice")
+    }
+
+    static func index(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        return (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
+    }
 }

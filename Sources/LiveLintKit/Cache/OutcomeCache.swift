@@ -142,9 +142,10 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
         }
     }
 
-    /// Deletes the rows of this run's scope that it did not use (when it asked for any: a run
-    /// whose engine keeps no outcome, with consumers say, leaves them) and those no run used for
-    /// ``unusedFor``, and closes the database: call once the engine is done.
+    /// Deletes the rows of this run's scope that it did not use and those no run used for
+    /// ``unusedFor`` (when it asked for any: a run none of whose buckets had a key, every file
+    /// with a Takeout sidecar say, leaves them), and closes the database: call once the engine
+    /// is done.
     func finish() {
         lock.lock()
         defer { lock.unlock() }

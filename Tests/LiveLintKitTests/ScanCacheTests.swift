@@ -312,8 +312,8 @@ import Testing
     /// JSON report, the complete pairs the cache's outcomes gave (``ScanEvent/pairsFromCache(_:)``),
     /// the files read and the warnings.
     static func bucketed(_ library: String, cache: CacheSetting, partition: Int = 6, consumers: [String]? = nil,
-                         media: Bool = false) async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
-        var options = LintOptions(paths: [library], configuration: .defaults)
+                         media: Bool = false, shard: Shard? = nil) async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
+        var options = LintOptions(paths: [library], configuration: .defaults, shard: shard)
         options.cache = cache
         options.spillAbove = 0
         options.partition = partition
@@ -407,6 +407,16 @@ import Testing
             #expect(!media || plain.report.contains("stillImageTime"))
         }
         // Each configuration keeps its own: the first's still serve.
+        #expect(try await Self.bucketed(library, cache: .directory(cache)).cachedPairs == all)
+        // So does each shard (a bucket of the same files as one of the whole library's has its
+        // key, and is taken from there), without dropping the whole library's.
+        let shard = try #require(Shard("2/3"))
+        let shardPlain = try await Self.bucketed(library, cache: .off, shard: shard)
+        let shardFirst = try await Self.bucketed(library, cache: .directory(cache), shard: shard)
+        let shardSecond = try await Self.bucketed(library, cache: .directory(cache), shard: shard)
+        #expect(shardFirst.report == shardPlain.report && shardSecond.report == shardPlain.report)
+        #expect(shardPlain.report != added.report)
+        #expect(shardSecond.cachedPairs > 0 && shardSecond.cachedPairs >= shardFirst.cachedPairs)
         #expect(try await Self.bucketed(library, cache: .directory(cache)).cachedPairs == all)
     }
 

@@ -92,10 +92,17 @@ public struct BucketKey: Hashable, Sendable {
 public protocol BucketOutcomes: AnyObject, Sendable {
     /// What the keys start from: the engine's configuration and the build.
     var seed: UInt64 { get }
+    /// A bucket with more findings than this keeps no outcome (``BucketOutcome/findingsLimit``
+    /// by default): its findings go to disk as they are found, and would otherwise be held.
+    var findingsLimit: Int { get }
     /// The outcome kept under `key` (as ``keep(_:under:)`` was given it), if any.
     func outcome(under key: BucketKey) -> [UInt8]?
     /// Keeps `outcome` under `key`.
     func keep(_ outcome: [UInt8], under key: BucketKey)
+}
+
+extension BucketOutcomes {
+    public var findingsLimit: Int { BucketOutcome.findingsLimit }
 }
 
 /// A bucket's outcome as ``BucketOutcomes`` keeps it: its pairs by their halves' places among the
@@ -103,9 +110,18 @@ public protocol BucketOutcomes: AnyObject, Sendable {
 /// verdicts, the media: a ``PairExtras/Entry``'s bytes, by pair), the verdicts counted, and what
 /// its scan and pair rules found (in the order they were found). (What keeps it checks the bytes
 /// whole: ``OutcomeCache`` a checksum of them.)
-struct BucketOutcome {
+public struct BucketOutcome {
     /// The layout: the first byte. Another is not read (it is looked up again, and replaced).
     static let format: UInt8 = 1
+
+    /// The most findings a bucket's outcome holds (by default: ``BucketOutcomes/findingsLimit``),
+    /// as many as the findings' sorter holds before it writes them to disk (about 2.5 MiB), and
+    /// the most pairs (1 MiB as the outcome holds them: a bucket four times the target, which only
+    /// one group of that many files makes) and bytes of what they carry beyond their halves:
+    /// a larger bucket keeps none, so that an outcome never holds what grows with a library.
+    public static let findingsLimit = 4_096
+    static let pairsLimit = 65_536
+    static let extrasLimit = 4 << 20
 
     var spans: [PairList.Span] = []
     var findings: [Finding] = []
@@ -114,6 +130,14 @@ struct BucketOutcome {
     var verdicts: LintEngine.OutcomeCounts = [:]
 
     init() {}
+
+    /// The bytes of ``extras``' entries so far.
+    var extrasBytes = 0
+
+    /// True while it holds no more than the limits allow (`findings` of them).
+    func fits(findings limit: Int) -> Bool {
+        findings.count <= limit && spans.count <= Self.pairsLimit && extrasBytes <= Self.extrasLimit
+    }
 
     /// How many of its pairs are complete (both halves: ``PairList/isComplete(_:)``).
     var complete: Int { spans.reduce(0) { $0 + ($1.still >= 0 && $1.movie >= 0 ? 1 : 0) } }

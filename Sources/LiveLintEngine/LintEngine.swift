@@ -325,13 +325,18 @@ public struct LintEngine: Sendable {
             memberFiles += prepared.members
             findings.append(contentsOf: prepared.scanFindings)
             var outcome = key != nil && prepared.members.isEmpty ? BucketOutcome() : nil
+            // An outcome past the limits is let go as soon as it is (not held to the bucket's end).
+            let findingsLimit = keyed?.1.findingsLimit ?? 0
+            func fits() { if outcome?.fits(findings: findingsLimit) == false { outcome = nil } }
             outcome?.findings = prepared.scanFindings
+            fits()
             var extras: [Boxed<PairRecord.Rare>?] = keepsExtras ? Array(repeating: nil, count: list.count) : []
             var verdicts = OutcomeCounts()
             if needsFull {
                 checkPairs(list, store: store, found: { found in
                     findings.append(contentsOf: found)
                     outcome?.findings += found
+                    fits()
                 }, onPair: onPair, media: media, outcomes: &verdicts) { extras[$0] = $1 }
             }
             count(verdicts)
@@ -347,8 +352,12 @@ public struct LintEngine: Sendable {
                 let span = list.span(k)
                 let entry = extra.map { PairExtras.Entry.encoded($0) }
                 keep(span, of: indices, extra: entry)
-                if let entry, let pair = outcome?.spans.count { outcome?.extras.append((pair, entry)) }
+                if let entry, let pair = outcome?.spans.count {
+                    outcome?.extras.append((pair, entry))
+                    outcome?.extrasBytes += entry.count
+                }
                 outcome?.spans.append(span)
+                fits()
             }
             if let key, let outcome, let (_, kept) = keyed { kept.keep(outcome.encoded(files: indices.count), under: key) }
         }

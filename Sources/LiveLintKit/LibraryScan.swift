@@ -62,6 +62,9 @@ public struct LintOptions: Sendable {
     /// For the tests: pairs a thread must have for the pair rules to run on several
     /// (``LintEngine/pairWorkers``); nil: the engine's own.
     var pairsPerWorker: Int?
+    /// For the tests: the most findings a bucket whose outcome the cache keeps may have
+    /// (``BucketOutcomes/findingsLimit``); nil: the default.
+    var outcomeFindingsLimit: Int?
     /// The default for ``diskAbove``: 100,000 files (about 28 MiB at the peak held in memory).
     public static let defaultDiskAbove = 100_000
 
@@ -289,7 +292,9 @@ public struct LibraryScan: Sendable {
            let seed = OutcomeCache.seed(configuration: outcomesConfiguration) {
             let scope = OutcomeCache.scope(roots: cache.roots, includeHidden: options.includeHidden, shard: shard,
                                            configuration: outcomesConfiguration)
-            library.outcomes = OutcomeCache(path: cache.path, seed: seed, scope: scope, warn: { progress?(.warning($0)) })
+            library.outcomes = OutcomeCache(path: cache.path, seed: seed, scope: scope,
+                                            findingsLimit: options.outcomeFindingsLimit ?? BucketOutcome.findingsLimit,
+                                            warn: { progress?(.warning($0)) })
         }
         for problem in problems {
             guard shard?.contains(path: problem.path) ?? true else {

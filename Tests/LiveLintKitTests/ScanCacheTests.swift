@@ -312,8 +312,10 @@ import Testing
     /// JSON report, the complete pairs the cache's outcomes gave (``ScanEvent/pairsFromCache(_:)``),
     /// the files read and the warnings.
     static func bucketed(_ library: String, cache: CacheSetting, partition: Int = 6, consumers: [String]? = nil,
-                         media: Bool = false, shard: Shard? = nil) async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
+                         media: Bool = false, shard: Shard? = nil, findingsLimit: Int? = nil)
+        async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
         var options = LintOptions(paths: [library], configuration: .defaults, shard: shard)
+        options.outcomeFindingsLimit = findingsLimit
         options.cache = cache
         options.spillAbove = 0
         options.partition = partition
@@ -468,6 +470,26 @@ import Testing
         #expect(try left.text("SELECT group_concat(hex(key)) FROM buckets WHERE scope = 7") == "01")
         left.close()
         #expect(try Self.bucketRows(in: cache) == rows + 1)
+    }
+
+    /// A bucket with more findings than the limit keeps no outcome (its findings would be held
+    /// while it is checked): it is checked every time, the others taken from the cache.
+    @Test func aBucketWithManyFindingsKeepsNoOutcome() async throws {
+        let (library, cache, remove) = try Self.workspace()
+        defer { remove() }
+        let plain = try await Self.bucketed(library, cache: .off)
+        let all = try Self.workspace()
+        defer { all.remove() }
+        _ = try await Self.bucketed(all.library, cache: .directory(all.cache))
+        let rows = try Self.bucketRows(in: all.cache)
+        let cachedAll = try await Self.bucketed(all.library, cache: .directory(all.cache)).cachedPairs
+        // None: only buckets without a finding keep theirs.
+        _ = try await Self.bucketed(library, cache: .directory(cache), findingsLimit: 0)
+        let fewer = try Self.bucketRows(in: cache)
+        #expect(fewer > 0 && fewer < rows, "\(fewer) of \(rows)")
+        let second = try await Self.bucketed(library, cache: .directory(cache), findingsLimit: 0)
+        #expect(second.report == plain.report)
+        #expect(second.cachedPairs > 0 && second.cachedPairs < cachedAll, "\(second.cachedPairs) of \(cachedAll)")
     }
 
     /// A run of another build (or one that finds nothing it kept) drops the rows of its scope it

@@ -21,6 +21,7 @@ import LiveLintEngine
 /// incompatible way, a damaged database) gives one warning, and the run goes on without it.
 final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
     let seed: UInt64
+    let findingsLimit: Int
     private let scope: Int64
     private let run = Int64.random(in: 1...Int64.max)
     private var database: SQLiteDatabase?
@@ -50,10 +51,12 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
 
     /// The cache at `path` (the file cache's database), for a run of `seed`
     /// (``seed(configuration:build:)``) in `scope`; nil when the table cannot be opened
-    /// (then `warn` was called).
-    init?(path: String, seed: UInt64, scope: UInt64, warn: @escaping (String) -> Void) {
+    /// (then `warn` was called). A bucket with more than `findingsLimit` findings keeps none.
+    init?(path: String, seed: UInt64, scope: UInt64, findingsLimit: Int = BucketOutcome.findingsLimit,
+          warn: @escaping (String) -> Void) {
         self.path = path
         self.seed = seed
+        self.findingsLimit = findingsLimit
         self.scope = Int64(bitPattern: scope)
         self.warn = warn
         do {

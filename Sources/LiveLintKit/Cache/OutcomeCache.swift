@@ -63,6 +63,8 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
             let db = try SQLiteDatabase(path: path, create: false)
             database = db
             try db.execute("PRAGMA synchronous=NORMAL")
+            // Each row is read or written once: a small page cache (256 KiB, not SQLite's 2 MiB).
+            try db.execute("PRAGMA cache_size=-256")
             // A table of another layout (made by another build) is made anew.
             let columns = try ScanCache.columns(of: "buckets", in: db)
             if !columns.isEmpty, columns != Self.columns { try db.execute("DROP TABLE buckets") }

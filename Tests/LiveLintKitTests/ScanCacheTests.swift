@@ -28,6 +28,8 @@ import Testing
         var read: [String]
         var fromCache: [String]
         var warnings: [String]
+        /// Complete pairs of buckets the cache's outcomes gave (``ScanEvent/pairsFromCache(_:)``).
+        var cachedPairs = 0
     }
 
     /// Lints `library` (defaults, JSON report) with `cache`, and sorts the events out.
@@ -36,17 +38,25 @@ import Testing
         var options = LintOptions(paths: [library], configuration: configuration, shard: shard)
         options.cache = cache
         options.spillAbove = spillAbove
+        return try await lint(options)
+    }
+
+    /// Lints with `options` (JSON report; with ``LintOptions/pairMedia``, each pair's media
+    /// after it, which the JSON report leaves out), and sorts the events out.
+    static func lint(_ options: LintOptions) async throws -> Outcome {
         let scan = try LibraryScan(options)
         let events = EventLog()
         let result = try await scan.run { events.append($0) }
         var report = ""
         LintReport(format: .json, failOn: scan.failOn(nil), rules: scan.ruleSummaries).write(result) { report += $0 }
+        if options.pairMedia { report += "\n" + result.pairs.map { String(describing: $0.media) }.joined(separator: "\n") }
         var outcome = Outcome(report: report, read: [], fromCache: [], warnings: [])
         for event in events.events {
             switch event {
             case .fileRead(let path, _, _): outcome.read.append(path)
             case .fileFromCache(let path, _, _): outcome.fromCache.append(path)
             case .warning(let text): outcome.warnings.append(text)
+            case .pairsFromCache(let n): outcome.cachedPairs += n
             default: break
             }
         }
@@ -307,13 +317,11 @@ import Testing
         #expect(cached.fromCache.count > 10)
     }
 
-    /// A run whose buckets' outcomes the cache keeps (``OutcomeCache``): records on disk, which
-    /// with a cache stores the summaries, and buckets of about `partition` files. Returns the
-    /// JSON report, the complete pairs the cache's outcomes gave (``ScanEvent/pairsFromCache(_:)``),
-    /// the files read and the warnings.
+    /// ``lint(_:)`` for a run whose buckets' outcomes the cache keeps (``OutcomeCache``):
+    /// records on disk, which with a cache stores the summaries, and buckets of about
+    /// `partition` files.
     static func bucketed(_ library: String, cache: CacheSetting, partition: Int = 6, consumers: [String]? = nil,
-                         media: Bool = false, shard: Shard? = nil, findingsLimit: Int? = nil)
-        async throws -> (report: String, cachedPairs: Int, read: [String], warnings: [String]) {
+                         media: Bool = false, shard: Shard? = nil, findingsLimit: Int? = nil) async throws -> Outcome {
         var options = LintOptions(paths: [library], configuration: .defaults, shard: shard)
         options.outcomeFindingsLimit = findingsLimit
         options.cache = cache
@@ -321,23 +329,7 @@ import Testing
         options.partition = partition
         options.consumers = consumers
         options.pairMedia = media
-        let scan = try LibraryScan(options)
-        let events = EventLog()
-        let result = try await scan.run { events.append($0) }
-        var report = ""
-        LintReport(format: .json, failOn: scan.failOn(nil), rules: scan.ruleSummaries).write(result) { report += $0 }
-        // What the JSON report leaves out: each pair's media (the HTML report draws them).
-        if media { report += "\n" + result.pairs.map { String(describing: $0.media) }.joined(separator: "\n") }
-        var cachedPairs = 0, read: [String] = [], warnings: [String] = []
-        for event in events.events {
-            switch event {
-            case .pairsFromCache(let n): cachedPairs += n
-            case .fileRead(let path, _, _): read.append(path)
-            case .warning(let text): warnings.append(text)
-            default: break
-            }
-        }
-        return (report, cachedPairs, read, warnings)
+        return try await lint(options)
     }
 
     /// The bucket outcomes the cache keeps, as `livelint cache stats` counts them.

@@ -32,10 +32,8 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
     private let path: String
     /// The engine's task alone uses it; the lock makes that safe whoever calls.
     private let lock = NSLock()
-    /// How many outcomes were asked for, found and kept (for the tests).
-    private(set) var asked = 0
-    private(set) var found = 0
-    private(set) var kept = 0
+    /// True once an outcome was asked for (a run that asked for none drops nothing).
+    private var asked = false
 
     static let createTable = """
         CREATE TABLE IF NOT EXISTS buckets(
@@ -79,12 +77,7 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
     }
 
     /// The columns of the table this build makes.
-    static let columns: [String] = {
-        guard let db = try? SQLiteDatabase(path: ":memory:") else { return [] }
-        defer { db.close() }
-        guard (try? db.execute(createTable)) != nil else { return [] }
-        return (try? ScanCache.columns(of: "buckets", in: db)) ?? []
-    }()
+    static let columns = ScanCache.columns(of: "buckets", madeBy: createTable)
 
     /// What an outcome depends on besides its files and the build: the engine's rules and
     /// consumers (``LintEngine/outcomeSignature``) and whether the records keep the timeline.
@@ -106,22 +99,21 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let select, let touch else { return nil }
-        asked += 1
+        asked = true
         let bytes = Self.bytes(of: key)
         do {
-            select.bind(1, bytes)
-            defer { select.reset() }
-            guard try select.step() else { return nil }
             // The checksum first, then the outcome; a row that does not match is not used (the
-            // bucket is checked again and its row replaced).
-            guard let outcome = select.withBlob(0, { Self.unframed($0) }) else { return nil }
+            // bucket is checked again and its row replaced). The statement is reset before the
+            // row is touched.
+            select.bind(1, bytes)
+            let found = try select.step() ? select.withBlob(0, { Self.unframed($0) }) : nil
             select.reset()
+            guard let outcome = found else { return nil }
             touch.bind(1, run)
             touch.bind(2, now)
             touch.bind(3, bytes)
             defer { touch.reset() }
             try touch.step()
-            found += 1
             return outcome
         } catch {
             fail(error)
@@ -141,7 +133,6 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
             insert.bind(5, Self.framed(outcome))
             defer { insert.reset() }
             try insert.step()
-            kept += 1
         } catch {
             fail(error)
         }
@@ -155,7 +146,7 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let database else { return }
-        guard asked > 0 else { return close() }
+        guard asked else { return close() }
         do {
             let delete = try database.prepare("DELETE FROM buckets WHERE (scope = ? AND run <> ?) OR used < ?")
             delete.bind(1, scope)

@@ -263,14 +263,17 @@ final class ScanCache: @unchecked Sendable {
             record BLOB NOT NULL, facts BLOB) WITHOUT ROWID
         """
 
-    /// The columns of the table this build makes (``columns(of:in:)`` of ``createTable`` made in
-    /// memory); empty if that fails, which only costs a rebuild.
-    static let columns: [String] = {
+    /// The columns of the table this build makes; empty if that fails, which only costs a rebuild.
+    static let columns = columns(of: "files", madeBy: createTable)
+
+    /// ``columns(of:in:)`` of `table` as `create` makes it, in a database in memory; empty if that
+    /// fails.
+    static func columns(of table: String, madeBy create: String) -> [String] {
         guard let db = try? SQLiteDatabase(path: ":memory:") else { return [] }
         defer { db.close() }
-        guard (try? db.execute(createTable)) != nil else { return [] }
-        return (try? columns(of: "files", in: db)) ?? []
-    }()
+        guard (try? db.execute(create)) != nil else { return [] }
+        return (try? columns(of: table, in: db)) ?? []
+    }
 
     /// The columns of `table` in `db`, in order, each as its name, declared type, whether it may
     /// not be null and its place in the primary key; empty when there is no such table.

@@ -28,8 +28,9 @@ import LiveReaders
 enum CacheLookup {
     enum Answer {
         /// Unchanged, with its facts: its display path's and its record's bytes at `displayPath`
-        /// and `record` in the batch (the record cut when the run draws no timeline).
-        case facts(CachedFacts, displayPath: Range<Int>, record: Range<Int>)
+        /// and `record` in the batch (the record cut when the run draws no timeline), and the key
+        /// it brings to its bucket.
+        case facts(CachedFacts, displayPath: Range<Int>, record: Range<Int>, key: FileKey)
         /// Unchanged, without facts of this run's signature: decoded (``ScanCache/Hit/file(_:bytes:checksum:tracks:)``).
         case file(MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?, job: LibraryReader.Job)
         /// Changed, new, not answered, or no cache: to be read.
@@ -49,13 +50,15 @@ enum CacheLookup {
 
     /// How a scan asks: its cache (nil: none), the Takeout sidecars, ``CachedFacts/rulesSignature(_:build:)``
     /// when facts are asked for (for a file no sidecar may describe), whether a record's bytes
-    /// are kept (a spilling scan) and cut of their tracks (a run that draws no timeline).
+    /// are kept (a spilling scan) and cut of their tracks (a run that draws no timeline), and
+    /// whether each file's bucket key is made (``FileKey``).
     struct Asking: Sendable {
         var cache: ScanCache?
         var sidecars: SidecarIndex
         var rulesSignature: UInt64?
         var keepingBytes: Bool
         var droppingTracks: Bool
+        var keyingFiles = false
     }
 
     /// `entry`'s answer (file `index` of the scan), what it points into put in `batch`'s bytes.
@@ -65,13 +68,17 @@ enum CacheLookup {
         // Its Takeout sidecar's name, matched once (most libraries have none).
         let sidecar = asking.sidecars.matching(entry)
         guard let cache = asking.cache, cache.isUsable else {
-            return .miss(LibraryReader.Job(index: index, entry: entry, key: nil, stamp: nil, signature: nil, sidecar: sidecar))
+            return .miss(LibraryReader.Job(index: index, entry: entry, key: nil, stamp: nil, signature: nil, sidecar: sidecar,
+                                           pathHash: nil))
         }
         let key = cache.key(for: entry.path)
         let stamp = entry.stat ?? FileStamp(path: entry.path)
+        // The display path hashed once, for the facts' signature and the bucket key.
+        let pathHash = asking.rulesSignature != nil || asking.keyingFiles ? CachedFacts.pathHash(entry.displayPath) : nil
         // Facts serve a file no Takeout sidecar may describe (sidecars are read fresh).
-        let signature = sidecar == nil ? asking.rulesSignature.map { CachedFacts.signature(rules: $0, displayPath: entry.displayPath) } : nil
-        let job = { LibraryReader.Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar) }
+        let signature = sidecar == nil ? asking.rulesSignature.flatMap { rules in pathHash.map { CachedFacts.signature(rules: rules, pathHash: $0) } } : nil
+        let job = { LibraryReader.Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar,
+                                      pathHash: pathHash) }
         guard let stamp, let hit = cache.lookup(key: key, displayPath: entry.displayPath, stamp: stamp, keepingBytes: asking.keepingBytes,
                                                 droppingTracks: asking.droppingTracks, facts: signature, appendingTo: &batch.bytes)
         else { return .miss(job()) }
@@ -80,7 +87,8 @@ enum CacheLookup {
             let start = batch.bytes.count
             var displayPath = entry.displayPath
             displayPath.withUTF8 { batch.bytes.append(contentsOf: $0) }
-            return .facts(facts, displayPath: start..<batch.bytes.count, record: record)
+            return .facts(facts, displayPath: start..<batch.bytes.count, record: record,
+                          key: FileKey.of(pathHash: pathHash, checksum: facts.recordChecksum, sidecar: false))
         case .file(let file, let bytes, let checksum, let tracks):
             return .file(file, bytes: bytes, checksum: checksum, tracks: tracks, job: job())
         }

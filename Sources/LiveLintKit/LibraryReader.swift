@@ -40,9 +40,10 @@ enum LibraryReader {
         /// What the cache kept of an unchanged file, used instead of `file` (not decoded then):
         /// its summary and file findings (its record is handed to the delivery where it lies).
         var facts: CachedFacts?
-        /// The checksum of the file's record as the cache keeps it (``ScanCache/checksum(_:)``),
-        /// when one was made or found: what its ``FileKey`` is made of.
-        var checksum: Int64?
+        /// What the file brings to its bucket's key: its record's checksum as the cache keeps it and
+        /// its display path (``FileKey/of(pathHash:checksum:sidecar:)``), made where the checksum is
+        /// known (the cache's lookup, the read), not on the task that delivers every file.
+        var key = FileKey.unknown
 
         /// False for a file of another shard.
         var inShard: Bool { file != nil || facts != nil }
@@ -196,7 +197,7 @@ enum LibraryReader {
             } else {
                 summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
             }
-            let key = summary != nil && ties.keys != nil ? Self.key(read) : .unknown
+            let key = read.key
             if index == nextIndex {
                 if let summary { keep(summary, key: key) }
                 found.append(contentsOf: read.findings)
@@ -224,7 +225,7 @@ enum LibraryReader {
             prepare(&file, job.entry, job.sidecar)
             var read = check(file, displayPath: job.entry.displayPath, shard: shard, engine: engine, countKept: countKept)
             read.fromCache = true
-            read.checksum = checksum
+            read.key = FileKey.of(pathHash: job.pathHash, checksum: checksum, sidecar: read.file?.sidecar != nil)
             read.encoded = spillRecord(read, record: bytes)
             if let signature = job.signature, let key = job.key, let kept = read.file,
                let facts = CachedFacts(kept, findings: read.findings, tracks: tracks, signature: signature, recordChecksum: checksum) {
@@ -236,7 +237,7 @@ enum LibraryReader {
         // Facts serve a scan whose records wait outside memory, as bytes (no rules' signature
         // otherwise).
         var asking = CacheLookup.Asking(cache: cache, sidecars: sidecars, rulesSignature: records.isSpilling ? rulesSignature : nil,
-                                        keepingBytes: spill, droppingTracks: !keepTimeline)
+                                        keepingBytes: spill, droppingTracks: !keepTimeline, keyingFiles: keyFiles && stored != nil)
         // A library-sized scan looks its files up on a thread of its own, ahead of this task;
         // a smaller one here, a file at a time, into one batch.
         let lookahead: CacheLookahead<Entries>? = if let cache, spill, records.isSpilling, cache.isUsable {
@@ -262,7 +263,7 @@ enum LibraryReader {
             // After the record is made: what `prepare` changes is never cached.
             prepare(&slim, entry, job.sidecar)
             var read = check(slim, displayPath: entry.displayPath, shard: shard, engine: engine, countKept: countKept)
-            read.checksum = toStore?.checksum
+            read.key = FileKey.of(pathHash: job.pathHash, checksum: toStore?.checksum, sidecar: read.file?.sidecar != nil)
             read.encoded = spillRecord(read, record: encoded.map { keepTimeline ? $0.bytes : $0.withoutTracks })
             // Its facts (made after `prepare`: a file given a sidecar gets none).
             if let signature = job.signature, let kept = read.file, let checksum = toStore?.checksum {
@@ -306,9 +307,10 @@ enum LibraryReader {
                     case .miss(let job):
                         batch.append(job)
                         continue
-                    case .facts(let facts, let displayPath, let record):
-                        let read = checked(facts, displayPath: String(decoding: held.bytes[displayPath], as: UTF8.self), shard: shard,
+                    case .facts(let facts, let displayPath, let record, let key):
+                        var read = checked(facts, displayPath: String(decoding: held.bytes[displayPath], as: UTF8.self), shard: shard,
                                            engine: engine, countKept: countKept)
+                        read.key = key
                         held.bytes.withUnsafeBytes { deliver(index, read, record: UnsafeRawBufferPointer(rebasing: $0[record])) }
                     case .file(let file, let bytes, let checksum, let tracks, let job):
                         deliverCached(file, bytes: bytes, checksum: checksum, tracks: tracks, job: job)
@@ -355,6 +357,9 @@ enum LibraryReader {
         let stamp: FileStamp?
         let signature: UInt64?
         let sidecar: SidecarIndex.Match?
+        /// ``CachedFacts/pathHash(_:)`` of its display path, when the cache asks for facts or
+        /// bucket keys.
+        let pathHash: UInt64?
     }
 
     /// The files one read task takes: up to ``largestBatch`` while many are left, fewer towards
@@ -397,20 +402,6 @@ enum LibraryReader {
         }
         let kept = countKept ? engine.countAfterBaseline(facts.findings) : 0
         return Read(displayPath: displayPath, file: nil, findings: facts.findings, kept: kept, fromCache: true, facts: facts)
-    }
-
-    /// The key `read`'s file brings to its bucket (``FileKey``): its record's checksum and display
-    /// path; unknown without a checksum, or with a Takeout sidecar (which records do not carry).
-    /// The mark is its display path's whatever the key.
-    static func key(_ read: Read) -> FileKey {
-        var path = read.displayPath
-        let hash = path.withUTF8 { RecordCodec.hash(UnsafeRawBufferPointer($0)) }
-        let mark = UInt32(truncatingIfNeeded: hash >> 32)
-        guard let checksum = read.facts?.recordChecksum ?? read.checksum, read.file?.sidecar == nil else {
-            return FileKey(key: 0, mark: mark)
-        }
-        let key = (UInt64(bitPattern: checksum) &* 0x9E37_79B9_7F4A_7C15) ^ hash
-        return FileKey(key: key == 0 ? 1 : key, mark: mark)
     }
 
     /// A slim file as the scan keeps it: dropped when of another shard, else with its file findings.
@@ -460,5 +451,19 @@ extension LibraryReader.Library {
         return engine.run(summaries: consume held, store: records, root: root, fileFindings: fileFindings,
                           onPair: onPair, afterPhase: trims ? { HeapTrim.returnFreedPages() } : nil, partition: partition,
                           media: media)
+    }
+}
+
+extension FileKey {
+    /// The key a file brings to its bucket: its record's `checksum` and its display path (whose
+    /// ``CachedFacts/pathHash(_:)`` is `pathHash`); unknown without a checksum, or with a Takeout
+    /// `sidecar` (which records do not carry), its mark the path's still; unknown altogether
+    /// without a path hash (the scan keys no file).
+    static func of(pathHash: UInt64?, checksum: Int64?, sidecar: Bool) -> FileKey {
+        guard let pathHash else { return .unknown }
+        let mark = UInt32(truncatingIfNeeded: pathHash >> 32)
+        guard let checksum, !sidecar else { return FileKey(key: 0, mark: mark) }
+        let key = (UInt64(bitPattern: checksum) &* 0x9E37_79B9_7F4A_7C15) ^ pathHash
+        return FileKey(key: key == 0 ? 1 : key, mark: mark)
     }
 }

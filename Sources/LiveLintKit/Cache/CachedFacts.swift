@@ -105,10 +105,21 @@ struct CachedFacts: Sendable {
     }
 
     /// The signature facts are stored under: `rules` (``rulesSignature(_:)``) and the display
-    /// path, which findings quote (``RecordCodec/hash(_:)`` of its bytes, which counts their length).
+    /// path, which findings quote (``pathHash(_:)``).
     static func signature(rules: UInt64, displayPath: String) -> UInt64 {
+        signature(rules: rules, pathHash: pathHash(displayPath))
+    }
+
+    /// ``signature(rules:displayPath:)`` of the display path whose ``pathHash(_:)`` is `pathHash`.
+    static func signature(rules: UInt64, pathHash: UInt64) -> UInt64 {
+        (rules &* 0x9E37_79B9_7F4A_7C15) ^ pathHash
+    }
+
+    /// ``RecordCodec/hash(_:)`` of a display path's bytes (which counts their length): what the
+    /// facts' signature and the file's bucket key (``FileKey``) take of it.
+    static func pathHash(_ displayPath: String) -> UInt64 {
         var path = displayPath
-        return path.withUTF8 { (rules &* 0x9E37_79B9_7F4A_7C15) ^ RecordCodec.hash(UnsafeRawBufferPointer($0)) }
+        return path.withUTF8 { RecordCodec.hash(UnsafeRawBufferPointer($0)) }
     }
 
     // MARK: - Encoding

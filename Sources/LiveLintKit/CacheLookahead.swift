@@ -3,25 +3,6 @@ import LiveLintEngine
 import LiveModel
 import LiveReaders
 
-/// A library-sized scan's files looked up in the cache on a thread of their own, a few batches
-/// ahead of the task that delivers them (``LibraryReader``).
-///
-/// On a cached run, the task delivering the cache's answers was the run's one busy core for a
-/// third of its time (issue 13: 400 of 1,150 ms on 100,000 fixture pairs), half of it taking
-/// each file from the walk's listing and looking it up. This thread does that part: it takes
-/// each file from the listing (and frees the listing's chunks as it goes), finds its Takeout
-/// sidecar's name, stats it when the walk did not, and looks it up, in the listing's order (the
-/// cache's cursor steps through its rows in that order). What crosses to the delivering task is
-/// laid out so that the one thread seldom frees what the other made (a lookahead that handed
-/// each answer's memory over, tried before, lost its gain to the allocator's locks): a batch's
-/// display paths and records are bytes in one buffer of the batch, its facts are values, and the
-/// batches go back and forth, reused. What crosses with memory of its own: a file the cache does
-/// not answer (a read is made for it, from its entry), one it answers without facts (decoded
-/// here), and the findings and error text of a file that has any.
-///
-/// Facts are asked for as long as the cache answers, even once the scan's records stopped going
-/// to disk (a write refused): the delivering task then decodes such a record and holds it, with
-/// the summary and findings its facts give, which are those the file would give.
 /// What the cache says of each file of a scan, asked in the listing's order (the cache's cursor
 /// steps through its rows in that order): by ``CacheLookahead``'s thread in a library-sized scan,
 /// else by the task delivering the files, one at a time.
@@ -95,6 +76,25 @@ enum CacheLookup {
     }
 }
 
+/// A library-sized scan's files looked up in the cache on a thread of their own, a few batches
+/// ahead of the task that delivers them (``LibraryReader``).
+///
+/// On a cached run, the task delivering the cache's answers was the run's one busy core for a
+/// third of its time (issue 13: 400 of 1,150 ms on 100,000 fixture pairs), half of it taking
+/// each file from the walk's listing and looking it up. This thread does that part: it takes
+/// each file from the listing (and frees the listing's chunks as it goes), finds its Takeout
+/// sidecar's name, stats it when the walk did not, and looks it up, in the listing's order (the
+/// cache's cursor steps through its rows in that order). What crosses to the delivering task is
+/// laid out so that the one thread seldom frees what the other made (a lookahead that handed
+/// each answer's memory over, tried before, lost its gain to the allocator's locks): a batch's
+/// display paths and records are bytes in one buffer of the batch, its facts are values, and the
+/// batches go back and forth, reused. What crosses with memory of its own: a file the cache does
+/// not answer (a read is made for it, from its entry), one it answers without facts (decoded
+/// here), and the findings and error text of a file that has any.
+///
+/// Facts are asked for as long as the cache answers, even once the scan's records stopped going
+/// to disk (a write refused): the delivering task then decodes such a record and holds it, with
+/// the summary and findings its facts give, which are those the file would give.
 final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable {
     /// Batches looked up and waiting, at most (about 200 KiB each of 512 small files); with the
     /// one being delivered, four at most are held (one is filled only while fewer wait).

@@ -235,8 +235,9 @@ enum LibraryReader {
         }
 
         // Facts serve a scan whose records wait outside memory, as bytes (no rules' signature
-        // otherwise).
-        var asking = CacheLookup.Asking(cache: cache, sidecars: sidecars, rulesSignature: records.isSpilling ? rulesSignature : nil,
+        // otherwise): such a scan looks its files up on the lookahead's thread, so the files
+        // looked up here never ask for facts.
+        let asking = CacheLookup.Asking(cache: cache, sidecars: sidecars, rulesSignature: records.isSpilling ? rulesSignature : nil,
                                         keepingBytes: spill, droppingTracks: !keepTimeline, keyingFiles: keyFiles && stored != nil)
         // A library-sized scan looks its files up on a thread of its own, ahead of this task;
         // a smaller one here, a file at a time, into one batch.
@@ -296,8 +297,6 @@ enum LibraryReader {
                     } else {
                         let entry = entries![index]
                         entries!.release(below: next)
-                        // Records stopped going to disk (a write refused): no more facts.
-                        if asking.rulesSignature != nil, !records.isSpilling { asking.rulesSignature = nil }
                         here.empty()
                         (held, answer) = (here, CacheLookup.answer(entry, index: index, asking: asking, into: here))
                     }

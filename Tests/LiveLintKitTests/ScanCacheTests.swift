@@ -1145,3 +1145,17 @@ import Testing
         }
     }
 }
+
+extension ScanCache {
+    /// The file's cached record, decoded, shown as `displayPath`, when it is still valid for
+    /// `stamp` (``lookup(key:displayPath:stamp:keepingBytes:droppingTracks:facts:appendingTo:)``
+    /// without facts), its warning handed over.
+    func record(key: String, displayPath: String, stamp: FileStamp) -> (file: MediaFile, bytes: [UInt8]?)? {
+        var unused: [UInt8] = []
+        defer { handOverWarning() }
+        guard case .file(let file, let bytes, _, _)? = lookup(key: key, displayPath: displayPath, stamp: stamp, keepingBytes: false,
+                                                              droppingTracks: false, facts: nil, appendingTo: &unused)
+        else { return nil }
+        return (file, bytes)
+    }
+}

@@ -77,7 +77,7 @@ final class ScanCache: @unchecked Sendable {
     /// A record found valid: the file decoded, or, when facts of the signature asked for are kept
     /// with it, those facts instead (the file is not decoded then).
     enum Hit {
-        /// `bytes` when kept (``record(key:displayPath:stamp:keepingBytes:droppingTracks:)``), and
+        /// `bytes` when kept (`keepingBytes`), and
         /// what a caller that asked for facts and got none needs to store them: the record's
         /// checksum and where its movie's tracks lie.
         case file(MediaFile, bytes: [UInt8]?, checksum: Int64, tracks: Range<Int>?)
@@ -111,8 +111,9 @@ final class ScanCache: @unchecked Sendable {
     private var warned = false
     /// The run's one warning, made under the lock and handed to `warn` outside it by the scan's
     /// task alone (its progress display is that task's): by ``handOverWarning()``, which a store,
-    /// ``finish()`` and the opening call, and which the scan calls after each file's lookup. A
-    /// lookup never does: it may run on the lookahead's thread (``CacheLookahead``).
+    /// ``finish()`` and the opening call each call, and the scan after each file's lookup.
+    /// ``lookup(key:displayPath:stamp:keepingBytes:droppingTracks:facts:appendingTo:)`` never
+    /// does: it may run on the lookahead's thread (``CacheLookahead``).
     private var heldWarning: String?
     /// True while a warning is held: the scan's check after each lookup reads this, not the lock.
     private let warningHeld = Atomic<Bool>(false)
@@ -310,19 +311,7 @@ final class ScanCache: @unchecked Sendable {
     /// search, and each page read once. A key before the last one, or far ahead, re-seeks.
     /// With `keepingBytes`, the record's bytes as stored come too (a spilling scan keeps them as
     /// they are instead of encoding the file again), without the movie's tracks when
-    /// `droppingTracks` (a run that draws no timeline, ``RecordCodec/cut(_:tracks:)``).
-    func record(key: String, displayPath: String, stamp: FileStamp, keepingBytes: Bool = false,
-                droppingTracks: Bool = false) -> (file: MediaFile, bytes: [UInt8]?)? {
-        var unused: [UInt8] = []
-        defer { handOverWarning() }
-        guard case .file(let file, let bytes, _, _)? = lookup(key: key, displayPath: displayPath, stamp: stamp,
-                                                              keepingBytes: keepingBytes, droppingTracks: droppingTracks,
-                                                              facts: nil, appendingTo: &unused)
-        else { return nil }
-        return (file, bytes)
-    }
-
-    /// ``record(key:displayPath:stamp:keepingBytes:droppingTracks:)``; with `facts`, the
+    /// `droppingTracks` (a run that draws no timeline, ``RecordCodec/cut(_:tracks:)``). With `facts`, the
     /// signature of the facts wanted (``CachedFacts/signature(rules:displayPath:)``), a hit whose
     /// row keeps facts of that signature gives them, its record's bytes appended to `buffer` (as
     /// kept, cut when `droppingTracks`), without decoding the file. Facts are given only with
@@ -443,7 +432,9 @@ final class ScanCache: @unchecked Sendable {
             }
             guard let (file, tracks) = RecordCodec.decodeNotingTracks(bytes, path: displayPath, names: names) else { return nil }
             guard keepingBytes else { return .file(file, bytes: nil, checksum: checksum, tracks: tracks) }
+            // Room for the whole record made once (cutting appends it in three pieces).
             var kept: [UInt8] = []
+            kept.reserveCapacity(bytes.count)
             RecordCodec.append(bytes, cutting: droppingTracks ? tracks : nil, to: &kept)
             return .file(file, bytes: kept, checksum: checksum, tracks: tracks)
         }

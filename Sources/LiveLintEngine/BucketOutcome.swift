@@ -73,7 +73,13 @@ public struct BucketKey: Hashable, Sendable {
     }
 
     @inline(__always) private static func mix(_ x: UInt64, by multiplier: UInt64) -> UInt64 {
-        var x = x &* multiplier
+        spread(x &* multiplier)
+    }
+
+    /// The bits of `x` spread over all 64 (the finish of SplitMix64's mixer, as
+    /// ``PartitionBuilder`` hashes a UUID).
+    @inline(__always) static func spread(_ x: UInt64) -> UInt64 {
+        var x = x
         x ^= x >> 29
         x &*= 0xBF58_476D_1CE4_E5B9
         return x ^ (x >> 32)
@@ -83,8 +89,8 @@ public struct BucketKey: Hashable, Sendable {
 /// Where a library-sized run keeps each bucket's outcome, so that a later run does not pair and
 /// check again a bucket none of whose files changed (issue 13: a cached run's engine).
 ///
-/// A bucket's outcome (its pairs, what the pair and scan rules find in it, how many of its pairs
-/// are complete) depends only on its files and the engine's configuration: it is kept under a key
+/// A bucket's outcome (its pairs, what the pair and scan rules find in it, the consumers' verdicts
+/// and the media its pairs carry) depends only on its files and the engine's configuration: it is kept under a key
 /// made of its files' keys (``FileKey``, from their records and display paths) and `seed`, which
 /// the caller makes from ``LintEngine/outcomeSignature`` and the build (and, as the media a
 /// pair carries come from its records, whether they keep the movie's timeline). A bucket with a

@@ -197,11 +197,7 @@ public struct PartitionBuilder: @unchecked Sendable {
     }
 
     private mutating func tie(_ i: Int32, uuid high: UInt64, _ low: UInt64) {
-        var x = (high &* 0x9E37_79B9_7F4A_7C15) ^ low
-        x ^= x >> 29
-        x &*= 0xBF58_476D_1CE4_E5B9
-        x ^= x >> 32
-        uuids.append(TiedUUID(hash: x, index: i))
+        uuids.append(TiedUUID(hash: BucketKey.spread((high &* 0x9E37_79B9_7F4A_7C15) ^ low), index: i))
     }
 
     /// An identifier as ``Partition`` ties it: a UUID of either case by its bits, text as it is

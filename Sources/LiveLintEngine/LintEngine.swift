@@ -271,7 +271,7 @@ public struct LintEngine: Sendable {
         precondition(ties.count == n, "every stored summary was tied")
         let findings = fileFindings ?? allFileFindings(store, spillingIn: directory, runSize: runSize)
         let keepsExtras = !consumers.isEmpty || media
-        let keyed = ties.keys.flatMap { keys in bucketOutcomes.map { (keys, $0) } }
+        let keyed = ties.keys.flatMap { keys in bucketOutcomes.map { (keys: keys, kept: $0) } }
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
         let byBucket = SortedRuns<UInt64>(spillingIn: directory, prefix: "livelint-buckets", runSize: runSize)
@@ -326,7 +326,7 @@ public struct LintEngine: Sendable {
             findings.append(contentsOf: prepared.scanFindings)
             var outcome = key != nil && prepared.members.isEmpty ? BucketOutcome() : nil
             // An outcome past the limits is let go as soon as it is (not held to the bucket's end).
-            let findingsLimit = keyed?.1.findingsLimit ?? 0
+            let findingsLimit = keyed?.kept.findingsLimit ?? 0
             func fits() { if outcome?.fits(findings: findingsLimit) == false { outcome = nil } }
             outcome?.findings = prepared.scanFindings
             fits()

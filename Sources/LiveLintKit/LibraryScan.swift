@@ -287,14 +287,11 @@ public struct LibraryScan: Sendable {
         // A path that could not even be listed is a file that does not read, kept after the others:
         // not in the paths' order that summaries on disk must keep, so they come back into memory.
         if problems.contains(where: { shard?.contains(path: $0.path) ?? true }) { library.holdSummaries() }
-        let outcomesConfiguration = OutcomeCache.configuration(engine: engine, keepTimeline: options.pairMedia)
-        if keepsOutcomes, let cache, library.stored != nil, !cache.hasWarned,
-           let seed = OutcomeCache.seed(configuration: outcomesConfiguration) {
-            let scope = OutcomeCache.scope(roots: cache.roots, includeHidden: options.includeHidden, shard: shard,
-                                           configuration: outcomesConfiguration)
-            library.outcomes = OutcomeCache(path: cache.path, seed: seed, scope: scope,
-                                            findingsLimit: options.outcomeFindingsLimit ?? BucketOutcome.findingsLimit,
-                                            warn: { progress?(.warning($0)) })
+        if keepsOutcomes, let cache, library.stored != nil, !cache.hasWarned {
+            library.outcomes = OutcomeCache.opened(beside: cache, engine: engine, keepTimeline: options.pairMedia,
+                                                   includeHidden: options.includeHidden, shard: shard,
+                                                   findingsLimit: options.outcomeFindingsLimit ?? BucketOutcome.findingsLimit,
+                                                   warn: { progress?(.warning($0)) })
         }
         for problem in problems {
             guard shard?.contains(path: problem.path) ?? true else {

@@ -76,6 +76,18 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
         }
     }
 
+    /// The outcomes of a scan by `engine` (its records keeping the timeline or not) of the folders
+    /// `cache` scans, with hidden files or not, of `shard`, in `cache`'s database; nil when the
+    /// build is unknown (nothing would tell two builds' outcomes apart) or the table cannot be
+    /// opened (then `warn` was called).
+    static func opened(beside cache: ScanCache, engine: LintEngine, keepTimeline: Bool, includeHidden: Bool, shard: Shard?,
+                       findingsLimit: Int, warn: @escaping (String) -> Void) -> OutcomeCache? {
+        let configuration = configuration(engine: engine, keepTimeline: keepTimeline)
+        guard let seed = seed(configuration: configuration) else { return nil }
+        let scope = scope(roots: cache.roots, includeHidden: includeHidden, shard: shard, configuration: configuration)
+        return OutcomeCache(path: cache.path, seed: seed, scope: scope, findingsLimit: findingsLimit, warn: warn)
+    }
+
     /// The columns of the table this build makes.
     static let columns = ScanCache.columns(of: "buckets", madeBy: createTable)
 

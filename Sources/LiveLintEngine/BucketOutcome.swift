@@ -19,35 +19,6 @@ public struct FileKey: Hashable, Sendable, BitwiseCopyable {
     public static let unknown = FileKey(key: 0, mark: 0)
 }
 
-/// Each file's ``FileKey``, in the scan's order: in a mapped temporary file (``MappedArray``)
-/// when a directory is given and one can be made, its pages let go as the passes go (16 bytes a
-/// file), else held. One owner at a time, as ``PartitionBuilder``, which holds it.
-public final class FileKeys: @unchecked Sendable {
-    private var held: [FileKey] = []
-    private var mapped: MappedArray<FileKey>?
-
-    init(capacity: Int, spillingIn directory: String?) {
-        if let directory { mapped = MappedArray(capacity: capacity, in: directory, prefix: "livelint-keys") }
-        if mapped == nil { held.reserveCapacity(capacity) }
-    }
-
-    var count: Int { mapped?.count ?? held.count }
-
-    func append(_ key: FileKey) {
-        if let mapped {
-            if mapped.append(key) { return }
-            held = mapped.withUnsafeMutableBufferPointer { Array($0) }
-            self.mapped = nil
-        }
-        held.append(key)
-    }
-
-    subscript(i: Int) -> FileKey { mapped?[i] ?? held[i] }
-
-    /// Lets the mapped pages go from the resident set.
-    func release() { mapped?.release() }
-}
-
 /// A bucket's key: two 64-bit hashes, of different multipliers, of its files' keys in order and
 /// the run's ``BucketOutcomes/seed``.
 public struct BucketKey: Hashable, Sendable {

@@ -124,9 +124,8 @@ struct Partition {
 /// list and the UUIDs' runs, so a copy that adds files changes the other's groups.
 public struct PartitionBuilder: @unchecked Sendable {
     /// Each file's parent in the union-find: held, or, for a library-sized scan, in a mapped
-    /// temporary file (``MappedArray``) whose pages are let go as the read goes (4 bytes a file).
-    private var parent: [Int32] = []
-    private var mapped: MappedArray<Int32>?
+    /// temporary file whose pages are let go as the read goes (4 bytes a file).
+    private var parent: FileColumn<Int32>
     private var folders: [String: Int32] = [:]
     private var texts: [String: Int32] = [:]
     private var uuids: SortedRuns<TiedUUID>
@@ -135,15 +134,14 @@ public struct PartitionBuilder: @unchecked Sendable {
 
     /// Each file's ``FileKey`` when the builder was made `keyed` (a scan with a cache, whose
     /// buckets' outcomes can be kept: ``BucketOutcomes``); their marks then cut the buckets.
-    public let keys: FileKeys?
+    private(set) var keys: FileColumn<FileKey>?
 
     /// A builder for about `capacity` files; with `directory`, the UUIDs met wait there in runs
     /// of `runSize` (1 MiB by default), and the groups and keys in mapped files. With `keyed`,
     /// each file's key is kept (``add(_:key:)``).
     public init(capacity: Int = 0, spillingIn directory: String? = nil, runSize: Int? = nil, keyed: Bool = false) {
-        if let directory { mapped = MappedArray(capacity: capacity, in: directory, prefix: "livelint-groups") }
-        if mapped == nil { parent.reserveCapacity(capacity) }
-        keys = keyed ? FileKeys(capacity: capacity, spillingIn: directory) : nil
+        parent = FileColumn(capacity: capacity, spillingIn: directory, prefix: "livelint-groups")
+        keys = keyed ? FileColumn(capacity: capacity, spillingIn: directory, prefix: "livelint-keys") : nil
         uuids = SortedRuns(spillingIn: directory, prefix: "livelint-ties", runSize: runSize)
         edges = SortedRuns(spillingIn: directory, prefix: "livelint-edges", runSize: runSize)
     }
@@ -153,15 +151,15 @@ public struct PartitionBuilder: @unchecked Sendable {
     private let edges: SortedRuns<UInt64>
 
     /// How many files were added.
-    public var count: Int { mapped?.count ?? parent.count }
+    public var count: Int { parent.count }
 
     /// True when the groups wait in a mapped file (for the tests).
-    var mapsGroups: Bool { mapped != nil }
+    var mapsGroups: Bool { parent.mapped != nil }
 
-    @inline(__always) private func up(_ i: Int) -> Int32 { mapped?[i] ?? parent[i] }
+    @inline(__always) private func up(_ i: Int) -> Int32 { parent[i] }
 
     @inline(__always) private mutating func setUp(_ i: Int, _ value: Int32) {
-        if let mapped { mapped[i] = value } else { parent[i] = value }
+        parent[i] = value
     }
 
     private mutating func root(_ x: Int32) -> Int32 {
@@ -180,11 +178,6 @@ public struct PartitionBuilder: @unchecked Sendable {
 
     /// A new file, its own group (held once the map cannot grow: what is mapped is copied out).
     private mutating func appendFile(_ i: Int32) {
-        if let mapped {
-            if mapped.append(i) { return }
-            parent = mapped.withUnsafeMutableBufferPointer { Array($0) }
-            self.mapped = nil
-        }
         parent.append(i)
     }
 
@@ -247,7 +240,7 @@ public struct PartitionBuilder: @unchecked Sendable {
         var previous: TiedUUID?
         let uuids = self.uuids
         self.uuids = SortedRuns(spillingIn: nil, prefix: "")
-        let inOrder = mapped != nil
+        let inOrder = parent.mapped != nil
         uuids.forEachInOrder { tied in
             if let previous, tied.hash == previous.hash {
                 if inOrder {
@@ -264,7 +257,7 @@ public struct PartitionBuilder: @unchecked Sendable {
         edges.forEachInOrder { edge in
             union(Int32(bitPattern: UInt32(truncatingIfNeeded: edge >> 32)), Int32(bitPattern: UInt32(truncatingIfNeeded: edge)))
             tiedSoFar += 1
-            if tiedSoFar & 0xFFFF == 0 { mapped?.release() }
+            if tiedSoFar & 0xFFFF == 0 { parent.release() }
         }
     }
 
@@ -273,12 +266,7 @@ public struct PartitionBuilder: @unchecked Sendable {
         tieUUIDs()
         // Handed over, not shared: the list becomes the buckets in place (a copy was 4 bytes a
         // file at the engine's start).
-        var p: [Int32] = []
-        if let mapped {
-            p = mapped.withUnsafeMutableBufferPointer { Array($0) }
-        } else {
-            swap(&p, &parent)
-        }
+        var p = parent.take()
         let count = p.withUnsafeMutableBufferPointer { Partition.assign($0, target: max(1, target), mark: markOf) }
         return Partition(bucketOf: p, count: count)
     }
@@ -290,7 +278,7 @@ public struct PartitionBuilder: @unchecked Sendable {
     /// worked out in place, in the mapped file when the groups are there (its pages let go as the
     /// passes go), so that no list of the library's size is held.
     consuming func forEachBucket(target: Int, _ body: (Int, Int32) -> Void) {
-        guard let mapped else {
+        guard let mapped = parent.mapped else {
             for (i, bucket) in partition(target: target).bucketOf.enumerated() { body(i, bucket) }
             return
         }
@@ -316,4 +304,44 @@ struct TiedUUID: Comparable, BitwiseCopyable, Sendable {
     var index: Int32
 
     static func < (a: TiedUUID, b: TiedUUID) -> Bool { (a.hash, a.index) < (b.hash, b.index) }
+}
+
+/// One value a file, in the scan's order: in a mapped temporary file (``MappedArray``) when a
+/// directory is given and one can be made, its pages let go when asked, else held; once the map
+/// cannot grow, what it holds is copied out and held from then on. Copies share the map.
+struct FileColumn<Element: BitwiseCopyable> {
+    private var held: [Element] = []
+    /// The map, while the values are there.
+    private(set) var mapped: MappedArray<Element>?
+
+    /// Room for about `capacity` values, in a file in `directory` named after `prefix`.
+    init(capacity: Int, spillingIn directory: String?, prefix: String) {
+        if let directory { mapped = MappedArray(capacity: capacity, in: directory, prefix: prefix) }
+        if mapped == nil { held.reserveCapacity(capacity) }
+    }
+
+    var count: Int { mapped?.count ?? held.count }
+
+    mutating func append(_ value: Element) {
+        if let mapped {
+            if mapped.append(value) { return }
+            held = mapped.withUnsafeMutableBufferPointer { Array($0) }
+            self.mapped = nil
+        }
+        held.append(value)
+    }
+
+    subscript(i: Int) -> Element {
+        @inline(__always) get { mapped?[i] ?? held[i] }
+        @inline(__always) set { if let mapped { mapped[i] = newValue } else { held[i] = newValue } }
+    }
+
+    /// Lets the mapped pages go from the resident set.
+    func release() { mapped?.release() }
+
+    /// The values as an array, handed over (held ones without a copy); the column is left empty.
+    mutating func take() -> [Element] {
+        defer { held = [] }
+        return mapped?.withUnsafeMutableBufferPointer { Array($0) } ?? held
+    }
 }

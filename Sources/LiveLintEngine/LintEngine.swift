@@ -69,10 +69,11 @@ public struct LintEngine: Sendable {
         let rules: [R]
         let entries: [Active]
 
-        init(_ active: [Active]) {
+        /// The rules of `active` that `scope` gives as `R` (``Rule/asFileRule`` and the others).
+        init(_ active: [Active], _ scope: (any Rule) -> R?) {
             var rules: [R] = [], entries: [Active] = []
             for a in active {
-                guard let r = a.rule as? R else { continue }
+                guard let r = scope(a.rule) else { continue }
                 rules.append(r)
                 entries.append(a)
             }
@@ -130,15 +131,15 @@ public struct LintEngine: Sendable {
                 line += " \(name)=\(value.typedDescription)"
             }
             line += "\n"
-            if rule is any FileRule { signature += line }
+            if rule.asFileRule != nil { signature += line }
             outcomeSignature += line
             active.append(Active(id: d.identifier, severity: severity, documentation: d.documentation, rule: rule))
             keys.formUnion(d.readsMetadata.map(\.key))
         }
         self.active = active
-        self.fileRules = Scope(active)
-        self.pairRules = Scope(active)
-        self.scanRules = Scope(active)
+        self.fileRules = Scope(active) { $0.asFileRule }
+        self.pairRules = Scope(active) { $0.asPairRule }
+        self.scanRules = Scope(active) { $0.asScanRule }
         self.metadataKeys = keys
         self.fileRulesSignature = signature
         self.consumers = try Consumers.named(configuration.consumers)

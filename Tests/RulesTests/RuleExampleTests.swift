@@ -125,3 +125,24 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     #expect(RuleScope.of(DuplicateIdentifierRule.self) == .scan)
     #expect(RuleScope.of(OrphanStillRule.self) == .scan)
 }
+
+/// The engine sorts its rules by ``Rule/asFileRule`` and the others, not by casts: each rule
+/// answers as exactly the scope whose protocol it conforms to.
+@Test func eachRuleAnswersAsTheOneScopeItConformsTo() {
+    for type in builtinRules {
+        let rule = type.init()
+        let id = type.description.identifier
+        #expect((rule.asFileRule != nil) == (rule is any FileRule), "\(id): file")
+        #expect((rule.asPairRule != nil) == (rule is any PairRule), "\(id): pair")
+        #expect((rule.asScanRule != nil) == (rule is any ScanRule), "\(id): scan")
+        #expect([rule.asFileRule != nil, rule.asPairRule != nil, rule.asScanRule != nil].filter { $0 }.count == 1, "\(id): one scope")
+    }
+    // A rule of each scope, declared here: the answer comes with the scope, not from the rule.
+    struct Pairs: PairRule {
+        static let description = RuleDescription(identifier: "test-pairs", name: "Test pairs", summary: "", rationale: "",
+                                                 defaultSeverity: .info, triggeringExamples: [], nonTriggeringExamples: [])
+        func check(pair: LivePair) -> [Violation] { [] }
+    }
+    #expect(Pairs().asPairRule != nil && Pairs().asFileRule == nil && Pairs().asScanRule == nil)
+    #expect(RuleScope.of(Pairs.self) == .pair)
+}

@@ -252,6 +252,17 @@ public struct LibraryScan: Sendable {
     /// for each path that could not be listed. The walker's listing ends here, before the engine
     /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
     func read(progress: ((ScanEvent) -> Void)?) async -> LibraryReader.Library {
+        // The cache is opened beside the walk (SQLite's checks take a millisecond or so of the
+        // core the walk leaves), and what the opening noted is shown after the walk, as before.
+        let opening: Task<ScanCache, Never>? = switch options.cache {
+        case .off: nil
+        case .directory(let directory):
+            Task { [engine, options] in
+                ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
+                          roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
+                          handingOver: false, warn: { _ in })
+            }
+        }
         // With the cache on, the walk's stat of each file is its cache stamp: one `stat` a file.
         var walker = LibraryWalker(includeHidden: options.includeHidden)
         walker.statThreads = options.jobs
@@ -260,13 +271,8 @@ public struct LibraryScan: Sendable {
                    spillingAbove: options.diskAbove, spillDirectory: ScanRecords.temporaryDirectory)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
-        let cache: ScanCache? = switch options.cache {
-        case .off: nil
-        case .directory(let directory):
-            ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
-                      roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
-                      warn: { progress?(.warning($0)) })
-        }
+        let cache = await opening?.value
+        cache?.handOverWarning(to: { progress?(.warning($0)) })
         // The listing goes to the read, which frees it as it goes.
         let sidecars = SidecarIndex(entries)
         let spill = entries.count + problems.count > options.spillAbove

@@ -107,7 +107,8 @@ final class ScanCache: @unchecked Sendable {
     private var firstWaiting: ContinuousClock.Instant?
     private let keySignature: Int64
     private let names: RecordCodec.Names
-    private let warn: (String) -> Void
+    /// Set by the scan's task alone (``handOverWarning(to:)``), read by ``handOverWarning()``.
+    private var warn: (String) -> Void
     private var warned = false
     /// The run's one warning, made under the lock and handed to `warn` outside it by the scan's
     /// task alone (its progress display is that task's): by ``handOverWarning()``, which a store,
@@ -137,8 +138,10 @@ final class ScanCache: @unchecked Sendable {
 
     /// Opens the cache in `directory` for an engine that keeps `metadataKeys`; `warn` is called at
     /// most once, with a line for the user, when the cache cannot be used (then every lookup misses).
+    /// With `handingOver` false (a cache opened on a thread other than the scan's, beside its
+    /// walk), what the opening notes waits for the scan's task to call ``handOverWarning(to:)``.
     init(directory: String, metadataKeys: Set<String>, roots: [String] = [], includeHidden: Bool = false,
-         warn: @escaping (String) -> Void) {
+         handingOver: Bool = true, warn: @escaping (String) -> Void) {
         path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
         keySignature = Int64(bitPattern: Shard.fnv1a(metadataKeys.sorted().joined(separator: "\n")))
         names = RecordCodec.Names(metadataKeys)
@@ -153,10 +156,11 @@ final class ScanCache: @unchecked Sendable {
                 : (cwd.hasSuffix("/") ? cwd : cwd + "/") + relative
         }
         self.includeHidden = includeHidden
-        // Opened before anyone else holds it: what opening notes is handed over here.
+        // Opened before anyone else holds it: what opening notes is handed over here (when this
+        // is the scan's task).
         defer {
             usable.store(cursor != nil, ordering: .releasing)
-            handOverWarning()
+            if handingOver { handOverWarning() }
         }
         if let problem = Self.makeDirectories(directory) {
             disable("cannot create the cache folder \(directory) (\(problem)): running without it")
@@ -331,6 +335,13 @@ final class ScanCache: @unchecked Sendable {
         lock.unlock()
         handOverWarning()
         return result
+    }
+
+    /// From now on hands the run's warning to `warn`, starting with the one held, if any (from
+    /// the scan's task, for a cache opened elsewhere).
+    func handOverWarning(to warn: @escaping (String) -> Void) {
+        self.warn = warn
+        handOverWarning()
     }
 
     /// Hands the warning held, if any, to `warn` (from the scan's task: see ``heldWarning``).

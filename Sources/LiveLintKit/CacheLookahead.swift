@@ -102,7 +102,9 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
     /// Files a batch holds (``LibraryReader/lookaheadBatch``).
     private let batchFiles: Int
 
-    private var entries: Entries
+    /// Until the thread takes them (``run()``): read from a property, every entry copied the
+    /// whole listing out of it first (issue 13).
+    private var entries: Entries?
     private let total: Int
     private let asking: CacheLookup.Asking
 
@@ -119,8 +121,8 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
     /// Starts looking up `entries` as `asking` says, `batchFiles` files a batch.
     init(_ entries: consuming Entries, asking: CacheLookup.Asking, batchFiles: Int) {
         self.batchFiles = max(1, batchFiles)
-        self.entries = entries
-        total = self.entries.count
+        total = entries.count
+        self.entries = consume entries
         self.asking = asking
         let thread = Thread { [self] in run() }
         thread.name = "livelint cache lookahead"
@@ -161,6 +163,7 @@ final class CacheLookahead<Entries: LibraryWalker.Entries>: @unchecked Sendable 
     }
 
     private func run() {
+        var entries = entries.take()!
         var index = 0
         while index < total {
             condition.lock()

@@ -105,7 +105,7 @@ let package = Package(
             name: "LiveLintCLI",
             dependencies: [
                 "LiveLintKit", "LiveModel", "ISOBMFF", "LiveReaders", "LiveWriters", "LiveLintEngine", "Rules", "Reporters",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ScratchFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(

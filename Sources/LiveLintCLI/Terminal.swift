@@ -1,6 +1,7 @@
 import Foundation
 import LiveLintEngine
 import LiveLintKit
+import ScratchFiles
 
 /// Where output goes: stdout for reports, stderr for progress and errors.
 enum Terminal {
@@ -9,7 +10,11 @@ enum Terminal {
     static var stderrIsTTY: Bool { isTTY(STDERR_FILENO) }
 
     static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        // Its UTF-8 written where it lies: made into `Data` first, a report's every piece was
+        // copied once more (issue 13). A write that fails (a closed pipe) ends the output, as
+        // `FileHandle` did.
+        var text = text
+        _ = text.withUTF8 { TemporaryFile.write(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
     }
 
     static func err(_ text: String) {

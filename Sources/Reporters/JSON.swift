@@ -160,6 +160,32 @@ struct JSONBytes {
     /// The bytes as text (they are UTF-8: every piece appended was).
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The bytes as text, handed to `body` in pieces of at most about `limit` bytes, each cut
+    /// after a line's end (never inside a character). A piece's text is then a block the
+    /// allocator keeps for reuse: one larger than its threshold for blocks of their own (128
+    /// KiB, `HeapTrim.fixMapThreshold()`) was mapped afresh and faulted in for each (issue 13:
+    /// a fifth of a cached run's JSON report).
+    func texts(upTo limit: Int, _ body: (String) -> Void) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                var end = min(all.count, start + max(1, limit))
+                if end < all.count {
+                    // After the last line's end in the piece; a line longer than the piece goes whole.
+                    var cut = end
+                    while cut > start, all[cut - 1] != 0x0A { cut -= 1 }
+                    if cut > start {
+                        end = cut
+                    } else {
+                        while end < all.count, all[end - 1] != 0x0A { end += 1 }
+                    }
+                }
+                body(String(decoding: UnsafeBufferPointer(rebasing: all[start..<end]), as: UTF8.self))
+                start = end
+            }
+        }
+    }
+
     mutating func append(_ literal: StaticString) {
         literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

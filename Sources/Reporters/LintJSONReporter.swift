@@ -83,7 +83,7 @@ public enum LintJSONReporter {
                     written.withSlot(t) { slot in
                         guard let piece = slot, !piece.bytes.isEmpty else { return }
                         flush()
-                        sink(piece.text)
+                        piece.texts(upTo: chunkSize, sink)
                     }
                 }
                 start = min(items.endIndex, round + threads * share)

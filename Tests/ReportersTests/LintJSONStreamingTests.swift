@@ -39,6 +39,31 @@ struct LintJSONStreamingTests {
         }
     }
 
+    /// A thread's piece goes out in texts of at most about the chunk size, each ending a line,
+    /// so that no character is cut (a cut one would be decoded as U+FFFD): they join to the bytes.
+    @Test func piecesAreCutAfterLinesNeverInsideACharacter() {
+        var bytes = JSONBytes()
+        bytes.append("{\n  \"é\": \"🌅 Sunrise\",\n  \"plain\": \"abc\"\n}\n")
+        bytes.append(String(repeating: "x", count: 300))
+        bytes.append("\n\"漢字\"\n")
+        let whole = bytes.text
+        for limit in [1, 2, 5, 13, 64, 301, 1 << 16] {
+            var texts: [String] = []
+            bytes.texts(upTo: limit) { texts.append($0) }
+            #expect(texts.joined() == whole, "pieces of \(limit)")
+            #expect(!texts.joined().contains("\u{FFFD}"))
+            // Each ends a line but the last, and none is longer than the limit unless one line is.
+            for text in texts.dropLast() { #expect(text.hasSuffix("\n"), "pieces of \(limit)") }
+            for text in texts where text.utf8.count > limit {
+                #expect(text.utf8.dropLast().firstIndex(of: 0x0A) == nil, "pieces of \(limit): one long line")
+            }
+        }
+        // Whole when it fits.
+        var one: [String] = []
+        bytes.texts(upTo: 1 << 20) { one.append($0) }
+        #expect(one == [whole])
+    }
+
     /// JSON Lines and GitHub commands too: the same bytes, in pieces.
     @Test(arguments: [1, 100, 1 << 16])
     func linesAndCommandsArriveInPieces(chunkSize: Int) {

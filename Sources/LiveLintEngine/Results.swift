@@ -159,7 +159,8 @@ public struct LintSummary: Sendable, Hashable {
     /// Findings the baseline accepted (not in `findings`).
     public var baselined: Int
     /// Per requested consumer id, how many pairs and lone halves get each outcome; empty unless
-    /// the run asked for consumers.
+    /// the run asked for consumers, and never empty when a pair has verdicts (the text report
+    /// reads no pair of a result with neither findings nor these).
     public var consumers: [String: [ConsumerOutcome: Int]] = [:]
     public init(files: Int, pairs: Int, errors: Int, warnings: Int, infos: Int, baselined: Int = 0) {
         self.files = files

@@ -65,6 +65,12 @@ extension LintGroups {
                        scanWide: (Finding) -> Void) {
         let findings = result.findings
         precondition(findings.count < 1 << 32 && result.pairs.count < Int(Int32.max), "a report's pairs and findings are counted in 32 bits")
+        // No finding to group: each pair takes none, and no list is sorted.
+        guard !findings.isEmpty else {
+            for pair in result.pairs { body(pair, []) }
+            scanWideRuleWidth(0)
+            return
+        }
         let paths = SortedRecords<PathOfPair>(spillingIn: scratch, prefix: "livelint-report-paths", runSize: runSize) { $0.path < $1.path }
         for (i, pair) in result.pairs.enumerated() {
             var seen = Set<String>()

@@ -31,26 +31,32 @@ public enum LintTextReporter {
             var widths = [0, 0, 0]
             var wideRuleWidth = 0
             var anyWide = false
-            LintGroups.stream(result, scratch: options.scratchDirectory, runSize: options.scratchRun, pair: { pair, findings in
-                if !findings.isEmpty || showsVerdicts(pair) {
-                    let header = pairHeader(pair, style: style)
-                    startBlock(header[0])
-                    for text in header.dropFirst() + findingLines(findings, showFiles: false, style: style)
-                        + consumerLines(pair.consumers, style: style) { line(text) }
-                }
-                if let clean, findings.isEmpty {
-                    let row = Row(cells: [style.green("ok"), Text.clean(pair.still ?? "—"), Text.clean(pair.movie ?? "—"),
-                                          pair.pairedBy.rawValue])
-                    for i in widths.indices { widths[i] = max(widths[i], row.cells[i].count) }
-                    clean.append(row)
-                }
-            }, scanWideRuleWidth: { wideRuleWidth = $0 }, scanWide: { finding in
-                if !anyWide {
-                    anyWide = true
-                    startBlock(style.bold("Scan-wide"))
-                }
-                for text in findingLines(finding, ruleWidth: wideRuleWidth, showFiles: true, style: style) { line(text) }
-            })
+            // A pair is shown for its findings, its verdicts (counted in the summary when the run
+            // asked for them) or, `verbose`, as clean: with none of these, the pairs are not read
+            // at all (issue 13: a fifth of a cached run of a clean library went to reading them).
+            let showsPairs = options.verbose || !result.findings.isEmpty || !result.summary.consumers.isEmpty
+            if showsPairs {
+                LintGroups.stream(result, scratch: options.scratchDirectory, runSize: options.scratchRun, pair: { pair, findings in
+                    if !findings.isEmpty || showsVerdicts(pair) {
+                        let header = pairHeader(pair, style: style)
+                        startBlock(header[0])
+                        for text in header.dropFirst() + findingLines(findings, showFiles: false, style: style)
+                            + consumerLines(pair.consumers, style: style) { line(text) }
+                    }
+                    if let clean, findings.isEmpty {
+                        let row = Row(cells: [style.green("ok"), Text.clean(pair.still ?? "—"), Text.clean(pair.movie ?? "—"),
+                                              pair.pairedBy.rawValue])
+                        for i in widths.indices { widths[i] = max(widths[i], row.cells[i].count) }
+                        clean.append(row)
+                    }
+                }, scanWideRuleWidth: { wideRuleWidth = $0 }, scanWide: { finding in
+                    if !anyWide {
+                        anyWide = true
+                        startBlock(style.bold("Scan-wide"))
+                    }
+                    for text in findingLines(finding, ruleWidth: wideRuleWidth, showFiles: true, style: style) { line(text) }
+                })
+            }
             if let clean, clean.count > 0 {
                 startBlock(style.bold("Clean pairs"))
                 clean.forEach { line(Text.tableLine($0.cells, widths: widths + [0], indent: "  ")) }

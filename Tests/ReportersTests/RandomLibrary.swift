@@ -64,7 +64,11 @@ enum RandomLibrary {
                                     fixHint: Bool.random(using: &generator) ? "fix it" : nil, documentation: "d"))
         }
         findings.sort(by: LintEngine.findingOrder)
-        return LintResult(root: ".", files: [], pairs: pairs, findings: findings,
-                          summary: LintSummary(files: 0, pairs: pairs.count, errors: 0, warnings: findings.count, infos: 0))
+        var summary = LintSummary(files: 0, pairs: pairs.count, errors: 0, warnings: findings.count, infos: 0)
+        // Counted as the engine counts them: a result whose pairs have verdicts says so.
+        for pair in pairs {
+            for (consumer, verdict) in pair.consumers { summary.consumers[consumer, default: [:]][verdict.outcome, default: 0] += 1 }
+        }
+        return LintResult(root: ".", files: [], pairs: pairs, findings: findings, summary: summary)
     }
 }

@@ -31,11 +31,17 @@ struct StreamedGroupsTests {
             var shuffled = result
             var generator = SplitMix(seed: seed)
             shuffled.findings = Findings(Array(result.findings).shuffled(using: &generator))
+            // And without findings (no pair is read then, unless one is shown for its verdicts
+            // or as clean).
+            var clean = result
+            clean.findings = Findings([])
             for verbose in [false, true] {
                 for color in [false, true] {
                     var options = LintReportOptions(verbose: verbose, color: color)
                     let expected = Self.heldText(result, options: options)
                     #expect(LintTextReporter.render(result, options: options) == expected, "seed \(seed)")
+                    #expect(LintTextReporter.render(clean, options: options) == Self.heldText(clean, options: options),
+                            "seed \(seed), no findings")
                     #expect(LintTextReporter.render(shuffled, options: options) == Self.heldText(shuffled, options: options),
                             "seed \(seed), out of order")
                     options.scratchDirectory = NSTemporaryDirectory()

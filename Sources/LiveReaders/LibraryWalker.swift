@@ -402,13 +402,18 @@ public struct LibraryWalker: Sendable {
         }
 
         mutating func append(display: String, root: UInt32, stat: FileStat? = nil) {
+            var display = display
+            display.withUTF8 { append(path: $0, root: root, stat: stat) }
+        }
+
+        /// Appends the file whose display path's UTF-8 is `path`.
+        mutating func append(path: UnsafeBufferPointer<UInt8>, root: UInt32, stat: FileStat?) {
             precondition(!isSorted, "a listing takes no file once sorted")
             // The last chunk tells whether the listing keeps stats (a chunk is made with a file,
             // and the last is never written out).
             precondition(chunks.last.map { $0.stats.isEmpty == (stat == nil) } ?? true,
                          "a listing keeps the stats of all its files or of none")
-            var display = display
-            display.withUTF8 { append($0, root: root, stat: stat) }
+            append(path, root: root, stat: stat)
         }
 
         /// Appends the file whose display path is `path`, noting whether the listing is still in order.
@@ -764,12 +769,12 @@ public struct LibraryWalker: Sendable {
     /// Records of the files met that the walk sorts and writes out at a time, past
     /// `spillingAbove` files (``SeenFiles``; the tests make it small).
     var seenFilesRun = SeenFiles.defaultRunSize
-    /// Threads that stat a large folder's files at once (`--jobs`; 1: one by one as they come).
+    /// Threads that stat the files the walk hands over at once (`--jobs`; 1: one by one).
     public var statThreads = 1
-    /// The fewest files in a folder for which they are stat'ed on threads.
+    /// The fewest files in a batch for which they are stat'ed on threads.
     var threadedStatsFrom = 64
-    /// The most names of a folder stat'ed at once on threads.
-    var statWindow = 4_096
+    /// Files (and problems) the walk hands over at a time, each batch stat'ed at once.
+    var statBatch = 1_024
 
     public init(includeHidden: Bool = false, maxDepth: Int = 256) {
         self.includeHidden = includeHidden
@@ -792,8 +797,196 @@ public struct LibraryWalker: Sendable {
                       spillDirectory: String = "/var/tmp") -> (entries: Listing, problems: [Problem]) {
         var entries = spillingAbove.map { Listing(spillingAbove: $0, in: spillDirectory) } ?? Listing()
         var problems: [Problem] = []
-        var visited = Set<DirectoryID>()
         var seenFiles = SeenFiles(spillingAbove: spillingAbove, in: spillDirectory, runSize: seenFilesRun)
+        // The folders are walked on a thread of their own (the system calls, the names sorted, the
+        // paths made), a few batches ahead of this one, which lists what it finds in the same
+        // order: one thread did both, and the core the stats' threads leave between folders sat
+        // idle for half the walk (issue 13).
+        let found = Found(batchItems: max(1, statBatch))
+        let walker = self
+        let thread = Thread { walker.find(in: paths, into: found) }
+        thread.name = "livelint walk"
+        // As large as the main thread's (8 MiB): the walk recurses a level a folder.
+        thread.stackSize = 8 << 20
+        thread.start()
+        var root = Listing.givenByName
+        var batch: Found.Batch?
+        while let next = found.next(recycling: batch) {
+            batch = next
+            statFiles(in: next)
+            next.bytes.withUnsafeBufferPointer { bytes in
+                for item in next.items {
+                    switch item {
+                    case .root(let open, let displayPrefix):
+                        root = entries.addRoot(open: open, displayPrefix: displayPrefix)
+                    case .file(let start, let end, let stat, let given):
+                        seenFiles.record(device: UInt64(bitPattern: stat.device), inode: UInt64(bitPattern: stat.inode), index: entries.count)
+                        entries.append(path: UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]),
+                                       root: given ? Listing.givenByName : root, stat: keepingStats ? stat : nil)
+                    case .problem(let problem):
+                        problems.append(problem)
+                    case .unstated, .none:
+                        continue  // stat'ed above; not a regular file any more
+                    }
+                }
+            }
+        }
+        // A file reached twice keeps the first name met: the entries listed after it go.
+        entries.remove(sortedIndices: seenFiles.duplicates)
+        entries.sort()
+        return (entries, problems)
+    }
+
+    /// What the walk finds, in its order, handed from the thread that walks (``find(in:into:)``)
+    /// to the one that lists it, a batch at a time: at most ``ahead`` wait, and the batches go
+    /// back to the walk to be filled again. A batch's paths are bytes in one buffer of its own,
+    /// so that no path's memory is freed by the thread that did not make it.
+    final class Found: @unchecked Sendable {
+        enum Item {
+            /// A folder given: the files after it are under it.
+            case root(open: String, displayPrefix: Int)
+            /// A file, its display path at `start..<end` in the batch's bytes; `given` by name
+            /// (a path given rather than a folder's file).
+            case file(start: Int32, end: Int32, stat: FileStat, given: Bool)
+            case problem(Problem)
+            /// A regular file by its folder's listing, to be stat'ed before it is listed
+            /// (``LibraryWalker/statFiles(in:)``): its display path at `start..<end`, its name
+            /// from `name` to there (a NUL after it), in the folder `folders[folder]` of the batch.
+            case unstated(start: Int32, end: Int32, name: Int32, folder: Int32)
+            /// Stat'ed, and no longer a regular file (replaced while the walk went on): not listed.
+            case none
+        }
+
+        final class Batch {
+            var items: [Item] = []
+            var bytes: [UInt8] = []
+            /// The folders of the batch's unstated files, each as its path and the separator
+            /// before a name in it.
+            var folders: [(path: String, separator: String)] = []
+            var unstated = 0
+        }
+
+        /// Items a batch holds before it is handed on.
+        let batchItems: Int
+        static let ahead = 4
+
+        init(batchItems: Int) {
+            self.batchItems = batchItems
+        }
+
+        /// The last folder whose file went into the batch being filled: its number and its
+        /// place among the batch's folders.
+        private var folderInBatch: (number: Int, index: Int32)?
+        private var foldersEntered = 0
+
+        /// The walk's side: a number for the folder whose files come next.
+        func enterFolder() -> Int {
+            foldersEntered += 1
+            return foldersEntered
+        }
+
+        private let condition = NSCondition()
+        /// Guarded by `condition`: batches filled, in order; emptied ones; whether the walk is done.
+        private var ready: [Batch] = []
+        private var spare: [Batch] = []
+        private var done = false
+        /// The walk's batch being filled (the walk's thread alone).
+        private var filling = Batch()
+
+        /// The walk's side: a problem, a folder given.
+        func add(_ item: Item) {
+            filling.items.append(item)
+            if filling.items.count >= batchItems { send() }
+        }
+
+        /// The walk's side: a regular file by its folder's listing, `name` in the folder
+        /// ``enterFolder()`` numbered `folder` (its `path` and `separator`), shown under `display`.
+        func unstated(folder: Int, path: String, separator: String, display: String, name: String) {
+            let index: Int32
+            if let known = folderInBatch, known.number == folder {
+                index = known.index
+            } else {
+                index = Int32(filling.folders.count)
+                filling.folders.append((path, separator))
+                folderInBatch = (folder, index)
+            }
+            let start = filling.bytes.count
+            var display = display, name = name
+            if !display.isEmpty {
+                display.withUTF8 { filling.bytes.append(contentsOf: $0) }
+                filling.bytes.append(0x2F)
+            }
+            let nameStart = filling.bytes.count
+            name.withUTF8 { filling.bytes.append(contentsOf: $0) }
+            let end = filling.bytes.count
+            filling.bytes.append(0)
+            filling.unstated += 1
+            add(.unstated(start: Int32(start), end: Int32(end), name: Int32(nameStart), folder: index))
+        }
+
+        /// The walk's side: a file whose display path is `folder` + `/` + `name` (`name` alone
+        /// when `folder` is empty), or `path` given by name.
+        func file(folder: String, name: String, stat: FileStat) {
+            let start = filling.bytes.count
+            var folder = folder, name = name
+            if !folder.isEmpty {
+                folder.withUTF8 { filling.bytes.append(contentsOf: $0) }
+                filling.bytes.append(0x2F)
+            }
+            name.withUTF8 { filling.bytes.append(contentsOf: $0) }
+            add(.file(start: Int32(start), end: Int32(filling.bytes.count), stat: stat, given: false))
+        }
+
+        func given(path: String, stat: FileStat) {
+            let start = filling.bytes.count
+            var path = path
+            path.withUTF8 { filling.bytes.append(contentsOf: $0) }
+            add(.file(start: Int32(start), end: Int32(filling.bytes.count), stat: stat, given: true))
+        }
+
+        /// The walk's side: hands the batch on (waiting while ``ahead`` wait) and takes an empty one.
+        private func send() {
+            guard !filling.items.isEmpty else { return }
+            condition.lock()
+            while ready.count >= Self.ahead { condition.wait() }
+            ready.append(filling)
+            filling = spare.popLast() ?? Batch()
+            folderInBatch = nil
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// The walk's side: the last batch handed on, and the walk done.
+        func finish() {
+            send()
+            condition.lock()
+            done = true
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// The listing's side: the next batch (nil once the walk is done and every batch was
+        /// taken), `previous` given back emptied.
+        func next(recycling previous: Batch?) -> Batch? {
+            if let previous {
+                previous.items.removeAll(keepingCapacity: true)
+                previous.bytes.removeAll(keepingCapacity: true)
+                previous.folders.removeAll(keepingCapacity: true)
+                previous.unstated = 0
+            }
+            condition.lock()
+            defer { condition.unlock() }
+            if let previous { spare.append(previous) }
+            while ready.isEmpty, !done { condition.wait() }
+            guard !ready.isEmpty else { return nil }
+            condition.broadcast()
+            return ready.removeFirst()
+        }
+    }
+
+    /// Walks `paths` in order, handing what it finds to `found` (``files(in:keepingStats:spillingAbove:spillDirectory:)``).
+    private func find(in paths: [String], into found: Found) {
+        var visited = Set<DirectoryID>()
         let singleRoot = paths.count == 1 && Self.isDirectory(paths[0])
         // The folders above every scanned folder: a link to one of them would walk out of the scan.
         for given in paths where Self.isDirectory(given) {
@@ -802,26 +995,21 @@ public struct LibraryWalker: Sendable {
         for given in paths {
             var st = stat()
             guard stat(given, &st) == 0 else {
-                problems.append(Problem(path: given, message: "cannot read: \(Self.errnoText())"))
+                found.add(.problem(Problem(path: given, message: "cannot read: \(Self.errnoText())")))
                 continue
             }
             if (st.st_mode & S_IFMT) == S_IFDIR {
                 let display = singleRoot ? "" : Self.trimmed(given)
-                let root = entries.addRoot(open: given.hasSuffix("/") ? given : given + "/",
-                                           displayPrefix: display.isEmpty ? 0 : display.utf8.count + 1)
-                walk(directory: given, display: display, depth: 0, root: root, keepingStats: keepingStats,
-                     visited: &visited, seenFiles: &seenFiles, entries: &entries, problems: &problems)
+                found.add(.root(open: given.hasSuffix("/") ? given : given + "/",
+                                displayPrefix: display.isEmpty ? 0 : display.utf8.count + 1))
+                walk(directory: given, display: display, depth: 0, visited: &visited, found: found)
             } else if (st.st_mode & S_IFMT) == S_IFREG {
-                seenFiles.record(st, index: entries.count)
-                entries.append(display: given, root: Listing.givenByName, stat: keepingStats ? FileStat(st) : nil)
+                found.given(path: given, stat: FileStat(st))
             } else {
-                problems.append(Problem(path: given, message: "not a regular file or folder"))
+                found.add(.problem(Problem(path: given, message: "not a regular file or folder")))
             }
         }
-        // A file reached twice keeps the first name met: the entries listed after it go.
-        entries.remove(sortedIndices: seenFiles.duplicates)
-        entries.sort()
-        return (entries, problems)
+        found.finish()
     }
 
     /// A file or folder's identity: device and inode.
@@ -848,34 +1036,36 @@ public struct LibraryWalker: Sendable {
         return out
     }
 
-    private func walk(directory: String, display: String, depth: Int, root: UInt32, keepingStats: Bool, visited: inout Set<DirectoryID>,
-                      seenFiles: inout SeenFiles, entries: inout Listing, problems: inout [Problem]) {
+    private func walk(directory: String, display: String, depth: Int, visited: inout Set<DirectoryID>, found: Found) {
         var st = stat()
         guard stat(directory, &st) == 0 else {
-            problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot read: \(Self.errnoText())"))
+            found.add(.problem(Problem(path: display.isEmpty ? directory : display, message: "cannot read: \(Self.errnoText())")))
             return
         }
         guard visited.insert(DirectoryID(st)).inserted else { return }  // a link loop, or the same folder twice
         guard depth <= maxDepth else {
-            problems.append(Problem(path: display, message: "folder nesting deeper than \(maxDepth) levels: not entered"))
+            found.add(.problem(Problem(path: display, message: "folder nesting deeper than \(maxDepth) levels: not entered")))
             return
         }
         guard let dir = opendir(directory) else {
-            problems.append(Problem(path: display.isEmpty ? directory : display, message: "cannot list folder: \(Self.errnoText())"))
+            found.add(.problem(Problem(path: display.isEmpty ? directory : display, message: "cannot list folder: \(Self.errnoText())")))
             return
         }
-        var names: [String] = []
+        // Each name with its type as the folder lists it (`d_type`): a regular file is stat'ed
+        // later, with others of its batch on threads, while the walk goes on (issue 13: between
+        // folders, the threads that stat'ed a folder's files at once waited for the walk).
+        var names: [(name: String, type: UInt8)] = []
         while let ent = readdir(dir) {
             let name = Self.entryName(ent)
             if name == "." || name == ".." { continue }
             if !includeHidden, name.hasPrefix(".") { continue }
-            names.append(name)
+            names.append((name, ent.pointee.d_type))
         }
-        // The folder stays open (a descriptor, not the listing's buffer) while its entries are
-        // stat'ed relative to it: `fstatat` on a name looks up one component, where `stat` on the
-        // full path walks every folder above it again (issue 13: a twelfth of a cached run was
-        // the kernel looking paths up). Held down to 64 levels (a descriptor a level, closed on
-        // exec); deeper folders use full paths.
+        // The folder stays open (a descriptor, not the listing's buffer) while a link or an
+        // entry of no type is stat'ed relative to it: `fstatat` on a name looks up one component,
+        // where `stat` on the full path walks every folder above it again (issue 13: a twelfth
+        // of a cached run was the kernel looking paths up). Held down to 64 levels (a descriptor
+        // a level, closed on exec); deeper folders use full paths.
         let folder = depth < 64 ? fcntl(dirfd(dir), F_DUPFD_CLOEXEC, 0) : -1
         closedir(dir)
         defer { if folder >= 0 { close(folder) } }
@@ -883,76 +1073,107 @@ public struct LibraryWalker: Sendable {
         // then come out in display-path order but where a name begins a sibling's and goes on
         // below `/` (`a` and `a.b`, `2023` and `2023-old`) or is not ASCII; the listing sorts
         // those walks (issue 13).
-        names.sort()
+        names.sort { $0.name < $1.name }
         let separator = directory.hasSuffix("/") ? "" : "/"
-        // Stat'ed on threads a window at a time (a folder of half a million files would hold
-        // 70 MB of stats at once), held while the window's folders are walked.
-        var stats: (results: [stat], errors: [Int32])?
-        var window = 0
-        for (index, name) in names.enumerated() {
-            if index % statWindow == 0 {
-                window = index
-                stats = statted(names[index..<min(index + statWindow, names.count)], in: folder, directory: directory,
-                                separator: separator)
-            }
+        let number = found.enterFolder()
+        for (name, type) in names {
             // The full path is made only where it is used (a folder to enter, a `stat` by path),
             // not for every file.
             func full() -> String { directory + separator + name }
-            let shown = display.isEmpty ? name : display + "/" + name
-            var child = stat()
-            let error: Int32
-            if let stats {
-                child = stats.results[index - window]
-                error = stats.errors[index - window]
-            } else {
-                let relative = folder >= 0 && Self.fitsPathMax(directory, separator, name)
-                error = (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 ? 0 : errno
+            // A folder's display path is made to enter it; a file's is written straight into the
+            // batch (``Found/unstated(folder:path:separator:display:name:)``).
+            func shown() -> String { display.isEmpty ? name : display + "/" + name }
+            switch Int32(type) {
+            case Int32(DT_REG):
+                found.unstated(folder: number, path: directory, separator: separator, display: display, name: name)
+                continue
+            case Int32(DT_DIR):
+                walk(directory: full(), display: shown(), depth: depth + 1, visited: &visited, found: found)
+                continue
+            case Int32(DT_LNK), Int32(DT_UNKNOWN):
+                break  // stat'ed here: what it is decides whether the walk enters it
+            default:
+                continue  // sockets, FIFOs, devices: never opened
             }
+            var child = stat()
+            let relative = folder >= 0 && Self.fitsPathMax(directory, separator, name)
+            let error = (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 ? 0 : errno
             guard error == 0 else {
                 // A dangling link, or a file removed while we walked.
-                problems.append(Problem(path: shown, message: "cannot read: \(Self.errnoText(error))"))
+                found.add(.problem(Problem(path: shown(), message: "cannot read: \(Self.errnoText(error))")))
                 continue
             }
             switch child.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(directory: full(), display: shown, depth: depth + 1, root: root, keepingStats: keepingStats, visited: &visited,
-                     seenFiles: &seenFiles, entries: &entries, problems: &problems)
+                walk(directory: full(), display: shown(), depth: depth + 1, visited: &visited, found: found)
             case S_IFREG:
-                seenFiles.record(child, index: entries.count)
-                entries.append(display: shown, root: root, stat: keepingStats ? FileStat(child) : nil)
+                found.file(folder: display, name: name, stat: FileStat(child))
             default:
                 continue  // sockets, FIFOs, devices: never opened
             }
         }
     }
 
-    /// The stats of a large folder's `names`, asked for on ``statThreads`` threads at once, each a
-    /// contiguous share of them, when there are at least ``threadedStatsFrom`` and each can be
-    /// asked for relative to `folder` (a cached run's walk was a kernel looking names up on one
-    /// core while the other waited: issue 13). Which file is listed, in which order, with which
-    /// problem, is as when they are stat'ed one by one as they come.
-    private func statted(_ names: ArraySlice<String>, in folder: Int32, directory: String,
-                         separator: String) -> (results: [stat], errors: [Int32])? {
-        let threads = min(statThreads, names.count / max(1, threadedStatsFrom / 2))
-        guard threads > 1, folder >= 0, names.count >= threadedStatsFrom,
-              names.allSatisfy({ Self.fitsPathMax(directory, separator, $0) })
-        else { return nil }
-        let first = names.startIndex
-        var results = Array(repeating: stat(), count: names.count)
-        var errors = [Int32](repeating: 0, count: names.count)
-        results.withUnsafeMutableBufferPointer { results in
-            errors.withUnsafeMutableBufferPointer { errors in
-                // Each thread writes its own share of the two buffers only.
-                nonisolated(unsafe) let results = results, errors = errors
-                DispatchQueue.concurrentPerform(iterations: threads) { t in
-                    let share = names.count * t / threads..<names.count * (t + 1) / threads
-                    for i in share where fstatat(folder, names[first + i], &results[i], 0) != 0 {
-                        errors[i] = errno
+    /// Stats the unstated files of `batch` (``Found/Item/unstated(start:end:name:folder:)``),
+    /// on ``statThreads`` threads at once, each a contiguous share of its items, when it has at
+    /// least ``threadedStatsFrom`` of them: each becomes the file it is, a problem when it cannot
+    /// be stat'ed (a dangling link, a file removed meanwhile), or nothing when it is no longer a
+    /// regular file. Each thread stats a folder's files relative to it (opened once, a
+    /// component looked up a file), or by their full paths where the folder cannot be opened or
+    /// a full path would be too long, as the walk did when it stat'ed them itself.
+    private func statFiles(in batch: Found.Batch) {
+        guard batch.unstated > 0 else { return }
+        let count = batch.items.count
+        let threads = batch.unstated >= threadedStatsFrom ? min(statThreads, batch.unstated / max(1, threadedStatsFrom / 2)) : 1
+        let folders = batch.folders
+        batch.bytes.withUnsafeBufferPointer { bytes in
+            batch.items.withUnsafeMutableBufferPointer { items in
+                // Each thread changes its own share of the items only, and reads the bytes.
+                nonisolated(unsafe) let items = items, bytes = bytes
+                @Sendable func statShare(_ share: Range<Int>) {
+                    var open: (folder: Int32, descriptor: Int32) = (-1, -1)
+                    defer { if open.descriptor >= 0 { close(open.descriptor) } }
+                    for i in share {
+                        guard case .unstated(let start, let end, let name, let folder) = items[i] else { continue }
+                        let (path, separator) = folders[Int(folder)]
+                        if folder != open.folder {
+                            if open.descriptor >= 0 { close(open.descriptor) }
+                            open = (folder, Self.openFolder(path))
+                        }
+                        let nameBytes = UnsafeBufferPointer(rebasing: bytes[Int(name)..<Int(end)])
+                        var st = stat()
+                        let fits = path.utf8.count + separator.utf8.count + nameBytes.count < Int(PATH_MAX)
+                        let done: Int32 = if open.descriptor >= 0, fits {
+                            // The name's bytes end with a NUL in the batch.
+                            bytes.baseAddress!.advanced(by: Int(name)).withMemoryRebound(to: CChar.self, capacity: nameBytes.count + 1) {
+                                fstatat(open.descriptor, $0, &st, 0)
+                            }
+                        } else {
+                            stat(path + separator + String(decoding: nameBytes, as: UTF8.self), &st)
+                        }
+                        if done != 0 {
+                            let shown = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), as: UTF8.self)
+                            items[i] = .problem(Problem(path: shown, message: "cannot read: \(Self.errnoText(errno))"))
+                        } else if st.st_mode & S_IFMT == S_IFREG {
+                            items[i] = .file(start: start, end: end, stat: FileStat(st), given: false)
+                        } else {
+                            items[i] = .none
+                        }
                     }
+                }
+                if threads > 1 {
+                    DispatchQueue.concurrentPerform(iterations: threads) { t in statShare(count * t / threads..<count * (t + 1) / threads) }
+                } else {
+                    statShare(0..<count)
                 }
             }
         }
-        return (results, errors)
+        batch.unstated = 0
+    }
+
+    /// A descriptor of the folder at `path` for `fstatat`, or -1.
+    private static func openFolder(_ path: String) -> Int32 {
+        open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     }
 
     /// Whether `directory`, `separator` and `name` make a path the system takes: only then is the

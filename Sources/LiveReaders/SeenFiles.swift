@@ -57,7 +57,11 @@ extension LibraryWalker {
 
         /// Records the file `st` describes as the listing's entry `index`.
         mutating func record(_ st: stat, index: Int) {
-            let device = UInt64(st.st_dev)
+            record(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), index: index)
+        }
+
+        /// Records the file `device` and `inode` name as the listing's entry `index`.
+        mutating func record(device: UInt64, inode: UInt64, index: Int) {
             let number: UInt64
             if let known = devices[device] {
                 number = known
@@ -67,7 +71,7 @@ extension LibraryWalker {
                 devices[device] = number
             }
             precondition(UInt64(index) < 1 << Record.indexBits, "a listing past 2^40 files")
-            records.append(Record(inode: UInt64(st.st_ino), tag: number << Record.indexBits | UInt64(index)))
+            records.append(Record(inode: inode, tag: number << Record.indexBits | UInt64(index)))
         }
 
         /// Calls `body` with the index in the listing of each entry whose file was listed before it,

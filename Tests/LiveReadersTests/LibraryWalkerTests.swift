@@ -49,7 +49,7 @@ struct LibraryWalkerTests {
     /// A large folder's files stat'ed on threads at once (`--jobs`) give the walk one by one gives:
     /// the same entries in the same order with the same stats, the same problems (a dangling link;
     /// a link loop is entered once, no problem), hard links listed once, folders entered; and so
-    /// does a folder below the threshold beside it. Stat'ed a window at a time, too.
+    /// does a folder below the threshold beside it. Handed over and stat'ed in batches, too.
     @Test(arguments: [2, 3, 8])
     func filesStatedOnThreadsAreListedAsOneByOne(threads: Int) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
@@ -73,18 +73,60 @@ struct LibraryWalkerTests {
         threaded.statThreads = threads
         let (expected, expectedProblems) = one.files(in: [root.path], keepingStats: true)
         #expect(expected.count == 97 + 2)
-        // In one window, then in windows of 20 names (the last, of one, stat'ed as it comes).
-        for window in [4_096, 20] {
-            threaded.statWindow = window
-            let (entries, problems) = threaded.files(in: [root.path], keepingStats: true)
-            #expect(entries.map(\.displayPath) == expected.map(\.displayPath), "windows of \(window)")
-            #expect(entries.map(\.stat) == expected.map(\.stat), "windows of \(window)")
-            #expect(problems == expectedProblems, "windows of \(window)")
+        // Handed over in one batch, then in batches of 20 and of 7 (a folder's files across
+        // batches, the last stat'ed on one thread), and of one; one thread with them too.
+        for batch in [4_096, 20, 7, 1] {
+            for walker in [threaded, one] {
+                var walker = walker
+                walker.statBatch = batch
+                let (entries, problems) = walker.files(in: [root.path], keepingStats: true)
+                #expect(entries.map(\.displayPath) == expected.map(\.displayPath), "batches of \(batch)")
+                #expect(entries.map(\.stat) == expected.map(\.stat), "batches of \(batch)")
+                #expect(problems == expectedProblems, "batches of \(batch)")
+            }
         }
         let (entries, problems) = threaded.files(in: [root.path], keepingStats: true)
         #expect(problems.map(\.path) == ["big/IMG_7x.JPG"])
         #expect(entries.contains { $0.displayPath == "big/IMG_8x.JPG" } && !entries.contains { $0.displayPath == "small/one.MOV" })
         #expect(entries.contains { $0.displayPath == "big/sub/inner.MOV" } && !entries.contains { $0.displayPath == "big/IMG_50a.JPG" })
+    }
+
+    /// Files in a folder nested past 64 levels, and in one whose path is near the system's
+    /// limit: listed with their stats, on threads or not; a file whose full path would pass the
+    /// limit cannot be read (its folder can), as when the walk stat'ed its files one by one.
+    @Test(arguments: [1, 2])
+    func deepAndLongPathsAreStatedAsBefore(threads: Int) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("livelint-walk-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var deep = root
+        for level in 0..<70 { deep.appendPathComponent("d\(level)") }
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        try Data([1, 2, 3]).write(to: deep.appendingPathComponent("deep.JPG"))
+        var long = root.appendingPathComponent("long")
+        while long.path.utf8.count < Int(PATH_MAX) - 300 { long.appendPathComponent(String(repeating: "L", count: 200)) }
+        try FileManager.default.createDirectory(at: long, withIntermediateDirectories: true)
+        try Data([4]).write(to: long.appendingPathComponent("short.JPG"))
+        // A name that takes the full path past PATH_MAX: made relative to its folder.
+        let folder = open(long.path, O_RDONLY | O_DIRECTORY)
+        #expect(folder >= 0)
+        let tooLong = String(repeating: "n", count: 250) + ".JPG"
+        let made = openat(folder, tooLong, O_CREAT | O_WRONLY, 0o644)
+        #expect(made >= 0)
+        close(made)
+        close(folder)
+        var walker = LibraryWalker()
+        walker.statThreads = threads
+        walker.threadedStatsFrom = 1
+        let (entries, problems) = walker.files(in: [root.path], keepingStats: true)
+        let shown = Set(entries.map(\.displayPath))
+        let deepShown = String(deep.path.dropFirst(root.path.count + 1)) + "/deep.JPG"
+        let shortShown = String(long.path.dropFirst(root.path.count + 1)) + "/short.JPG"
+        #expect(shown == [deepShown, shortShown])
+        #expect(entries.first { $0.displayPath == deepShown }?.stat?.size == 3)
+        #expect(entries.first { $0.displayPath == shortShown }?.stat?.size == 1)
+        #expect(problems.count == 1)
+        #expect(problems.first?.path.hasSuffix("/" + tooLong) == true)
+        #expect(problems.first?.message == "cannot read: " + String(cString: strerror(ENAMETOOLONG)))
     }
 
     @Test func includeHiddenReadsDotFilesAndFolders() throws {

@@ -11,10 +11,15 @@ enum Terminal {
 
     static func out(_ text: String) {
         // Its UTF-8 written where it lies: made into `Data` first, a report's every piece was
-        // copied once more (issue 13). A write that fails (a closed pipe) ends the output, as
-        // `FileHandle` did.
+        // copied once more (issue 13).
         var text = text
-        _ = text.withUTF8 { TemporaryFile.write(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
+        guard !text.withUTF8({ TemporaryFile.write(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }) else { return }
+        // Output that cannot be written (a full disk, an I/O error) ends the run, with the reason
+        // and exit code 2 (`FileHandle` crashed): a report with a gap must not pass for whole. A
+        // closed pipe ends it as before, by SIGPIPE.
+        let reason = String(cString: strerror(errno))
+        err("livelint: cannot write to standard output: \(reason)\n")
+        exit(LiveLintExit.failure)
     }
 
     static func err(_ text: String) {

@@ -46,6 +46,24 @@ struct LibraryLintTests {
         #expect(notes["error"] is String)
     }
 
+    /// A report that cannot be written to stdout (a full disk: `/dev/full`) ends the run with
+    /// the reason on stderr and exit code 2, whatever the format; nothing passes for whole.
+    @Test(arguments: ["json", "text", "sarif"])
+    func aReportThatCannotBeWrittenFails(format: String) throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full"), let binary = CLI.binary else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let quoted = [binary.path, "lint", "--no-cache", "--format", format, Self.library.path].map { "'" + $0 + "'" }
+        process.arguments = ["-c", quoted.joined(separator: " ") + " > /dev/full"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(format): \(message)")
+        #expect(message.contains("livelint: cannot write to standard output: " + String(cString: strerror(ENOSPC))), "\(format)")
+    }
+
     @Test func goodPairsHaveNoFindings() throws {
         let (_, doc) = try lintJSON()
         let findings = try #require(doc["findings"] as? [[String: Any]])

@@ -243,6 +243,32 @@ public struct LibraryScan: Sendable {
         return result
     }
 
+    /// Whether the folder `directory` is, or would be made, in one of the folders `paths` names
+    /// (or is one), links resolved.
+    static func `is`(_ directory: String, inside paths: [String]) -> Bool {
+        let folder = resolved(directory)
+        return paths.filter(isFolder).contains { path in
+            let root = resolved(path)
+            return folder == root || folder.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        }
+    }
+
+    /// `path` absolute, with links resolved as far as it exists (the rest as written).
+    static func resolved(_ path: String) -> String {
+        var head = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var tail: [String] = []
+        while true {
+            if let real = realpath(head, nil) {
+                defer { free(real) }
+                return ([String(cString: real)] + tail).joined(separator: "/")
+            }
+            let parent = PathText.parent(of: head)
+            guard !parent.isEmpty, parent != head else { return ([head] + tail).joined(separator: "/") }
+            tail.insert(String(head.dropFirst(parent.count).drop { $0 == "/" }), at: 0)
+            head = parent
+        }
+    }
+
     static func isFolder(_ path: String) -> Bool {
         var folder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
@@ -253,15 +279,16 @@ public struct LibraryScan: Sendable {
     /// runs (it holds every display path: ~40 bytes a file at the scan's memory peak otherwise).
     func read(progress: ((ScanEvent) -> Void)?) async -> LibraryReader.Library {
         // The cache is opened beside the walk (SQLite's checks take a millisecond or so of the
-        // core the walk leaves), and what the opening noted is shown after the walk, as before.
+        // core the walk leaves), and what the opening noted is shown after the walk, as before;
+        // after the walk when it is in a scanned folder, whose listing its files would change.
         let opening: Task<ScanCache, Never>? = switch options.cache {
-        case .off: nil
-        case .directory(let directory):
+        case .directory(let directory) where !Self.is(directory, inside: options.paths):
             Task { [engine, options] in
                 ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
                           roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
                           handingOver: false, warn: { _ in })
             }
+        case .off, .directory: nil
         }
         // With the cache on, the walk's stat of each file is its cache stamp: one `stat` a file.
         var walker = LibraryWalker(includeHidden: options.includeHidden)
@@ -271,7 +298,17 @@ public struct LibraryScan: Sendable {
                    spillingAbove: options.diskAbove, spillDirectory: ScanRecords.temporaryDirectory)
         progress?(.walked(files: entries.count + problems.count))
         let shard = options.shard
-        let cache = await opening?.value
+        let cache: ScanCache? = switch options.cache {
+        case .off: nil
+        case .directory(let directory):
+            if let opening {
+                await opening.value
+            } else {
+                ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
+                          roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
+                          handingOver: false, warn: { _ in })
+            }
+        }
         cache?.handOverWarning(to: { progress?(.warning($0)) })
         // The listing goes to the read, which frees it as it goes.
         let sidecars = SidecarIndex(entries)

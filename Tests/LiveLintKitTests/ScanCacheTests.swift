@@ -83,6 +83,27 @@ import Testing
                 == (try await Self.lint(library, cache: .off, shard: shard)).report)
     }
 
+    /// A cache folder in the scanned folder is opened after the walk, as before the cache was
+    /// opened beside it: a first run lists the library as it was (not the cache it makes meanwhile,
+    /// which the walk, coming to `cache` last, would meet), and the next lists the cache's file.
+    @Test func aCacheInTheLibraryIsOpenedAfterTheWalk() async throws {
+        let (library, _, remove) = try Self.workspace()
+        defer { remove() }
+        let inside = library + "/cache"
+        let plain = try await Self.lint(library, cache: .off)
+        for _ in 0..<3 {
+            try? FileManager.default.removeItem(atPath: inside)
+            let first = try await Self.lint(library, cache: .directory(inside))
+            #expect(first.report == plain.report)
+            #expect(!first.read.contains { $0.hasPrefix("cache/") }, "\(first.read.filter { $0.hasPrefix("cache/") })")
+        }
+        let next = try await Self.lint(library, cache: .directory(inside))
+        #expect(next.read.contains("cache/lint-cache.sqlite3"))
+        #expect(LibraryScan.is(inside, inside: [library]) && LibraryScan.is(library, inside: [library]))
+        #expect(LibraryScan.is(inside + "/not/made/yet", inside: [library + "/"]))
+        #expect(!LibraryScan.is(library + "-other", inside: [library]) && !LibraryScan.is(library, inside: [inside]))
+    }
+
     /// The facts of the file at `path` (a key) as the cache keeps them, and the signature they
     /// were kept under (read from the bytes, as only the scan that made them knows it).
     static func facts(of path: String, in cache: String) throws -> CachedFacts? {

@@ -775,6 +775,10 @@ public struct LibraryWalker: Sendable {
     var threadedStatsFrom = 64
     /// Files (and problems) the walk hands over at a time, each batch stat'ed at once.
     var statBatch = 1_024
+    /// The most links and entries of no type in a folder the walk stats at once on threads.
+    var statWindow = 4_096
+    /// For the tests: every entry taken as of no type, as on a file system that gives none.
+    var ignoresEntryTypes = false
 
     public init(includeHidden: Bool = false, maxDepth: Int = 256) {
         self.includeHidden = includeHidden
@@ -825,7 +829,7 @@ public struct LibraryWalker: Sendable {
                                        root: given ? Listing.givenByName : root, stat: keepingStats ? stat : nil)
                     case .problem(let problem):
                         problems.append(problem)
-                    case .unstated, .none:
+                    case .unstated, .skipped:
                         continue  // stat'ed above; not a regular file any more
                     }
                 }
@@ -839,8 +843,9 @@ public struct LibraryWalker: Sendable {
 
     /// What the walk finds, in its order, handed from the thread that walks (``find(in:into:)``)
     /// to the one that lists it, a batch at a time: at most ``ahead`` wait, and the batches go
-    /// back to the walk to be filled again. A batch's paths are bytes in one buffer of its own,
-    /// so that no path's memory is freed by the thread that did not make it.
+    /// back to the walk to be filled again. A batch's files' paths are bytes in one buffer of its
+    /// own, reused, so that a file's path is not memory the other thread frees (only a folder's
+    /// path, a problem and a root, a few, are).
     final class Found: @unchecked Sendable {
         enum Item {
             /// A folder given: the files after it are under it.
@@ -854,7 +859,7 @@ public struct LibraryWalker: Sendable {
             /// from `name` to there (a NUL after it), in the folder `folders[folder]` of the batch.
             case unstated(start: Int32, end: Int32, name: Int32, folder: Int32)
             /// Stat'ed, and no longer a regular file (replaced while the walk went on): not listed.
-            case none
+            case skipped
         }
 
         final class Batch {
@@ -924,8 +929,8 @@ public struct LibraryWalker: Sendable {
             add(.unstated(start: Int32(start), end: Int32(end), name: Int32(nameStart), folder: index))
         }
 
-        /// The walk's side: a file whose display path is `folder` + `/` + `name` (`name` alone
-        /// when `folder` is empty), or `path` given by name.
+        /// The walk's side: a file the walk stat'ed (a link), whose display path is `folder` +
+        /// `/` + `name` (`name` alone when `folder` is empty).
         func file(folder: String, name: String, stat: FileStat) {
             let start = filling.bytes.count
             var folder = folder, name = name
@@ -937,6 +942,7 @@ public struct LibraryWalker: Sendable {
             add(.file(start: Int32(start), end: Int32(filling.bytes.count), stat: stat, given: false))
         }
 
+        /// The walk's side: the file at `path`, given by name.
         func given(path: String, stat: FileStat) {
             let start = filling.bytes.count
             var path = path
@@ -1059,23 +1065,30 @@ public struct LibraryWalker: Sendable {
             let name = Self.entryName(ent)
             if name == "." || name == ".." { continue }
             if !includeHidden, name.hasPrefix(".") { continue }
-            names.append((name, ent.pointee.d_type))
+            names.append((name, ignoresEntryTypes ? UInt8(DT_UNKNOWN) : ent.pointee.d_type))
         }
-        // The folder stays open (a descriptor, not the listing's buffer) while a link or an
-        // entry of no type is stat'ed relative to it: `fstatat` on a name looks up one component,
-        // where `stat` on the full path walks every folder above it again (issue 13: a twelfth
-        // of a cached run was the kernel looking paths up). Held down to 64 levels (a descriptor
-        // a level, closed on exec); deeper folders use full paths.
-        let folder = depth < 64 ? fcntl(dirfd(dir), F_DUPFD_CLOEXEC, 0) : -1
-        closedir(dir)
-        defer { if folder >= 0 { close(folder) } }
         // In name order (which file of several links to one is listed rests on it): the paths
         // then come out in display-path order but where a name begins a sibling's and goes on
         // below `/` (`a` and `a.b`, `2023` and `2023-old`) or is not ASCII; the listing sorts
         // those walks (issue 13).
         names.sort { $0.name < $1.name }
+        // Links and entries of no type are stat'ed here: what each is decides whether the walk
+        // enters it. The folder then stays open (a descriptor, not the listing's buffer) and
+        // they are stat'ed relative to it: `fstatat` on a name looks up one component, where
+        // `stat` on the full path walks every folder above it again (issue 13: a twelfth of a
+        // cached run was the kernel looking paths up). Held down to 64 levels (a descriptor a
+        // level, closed on exec); deeper folders use full paths.
+        let untyped = names.indices.filter { names[$0].type == DT_LNK || names[$0].type == DT_UNKNOWN }
+        let folder = !untyped.isEmpty && depth < 64 ? fcntl(dirfd(dir), F_DUPFD_CLOEXEC, 0) : -1
+        closedir(dir)
+        defer { if folder >= 0 { close(folder) } }
         let separator = directory.hasSuffix("/") ? "" : "/"
         let number = found.enterFolder()
+        // Many of them (a file system that gives no types) are stat'ed on threads a window at a
+        // time (a folder of half a million files would hold 70 MB of stats at once), held while
+        // the window's folders are walked.
+        var stats: (results: [stat], errors: [Int32])?
+        var stated = 0, window = 0
         for (name, type) in names {
             // The full path is made only where it is used (a folder to enter, a `stat` by path),
             // not for every file.
@@ -1095,9 +1108,21 @@ public struct LibraryWalker: Sendable {
             default:
                 continue  // sockets, FIFOs, devices: never opened
             }
+            if stated % statWindow == 0 {
+                window = stated
+                stats = statted(untyped[stated..<min(stated + statWindow, untyped.count)].map { names[$0].name }, in: folder,
+                                directory: directory, separator: separator)
+            }
+            stated += 1
             var child = stat()
-            let relative = folder >= 0 && Self.fitsPathMax(directory, separator, name)
-            let error = (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 ? 0 : errno
+            let error: Int32
+            if let stats {
+                child = stats.results[stated - 1 - window]
+                error = stats.errors[stated - 1 - window]
+            } else {
+                let relative = folder >= 0 && Self.fitsPathMax(directory, separator, name)
+                error = (relative ? fstatat(folder, name, &child, 0) : stat(full(), &child)) == 0 ? 0 : errno
+            }
             guard error == 0 else {
                 // A dangling link, or a file removed while we walked.
                 found.add(.problem(Problem(path: shown(), message: "cannot read: \(Self.errnoText(error))")))
@@ -1112,6 +1137,34 @@ public struct LibraryWalker: Sendable {
                 continue  // sockets, FIFOs, devices: never opened
             }
         }
+    }
+
+    /// The stats of `names` in `folder` (a folder's links and entries of no type), asked for on
+    /// ``statThreads`` threads at once, each a contiguous share of them, when there are at least
+    /// ``threadedStatsFrom`` and each can be asked for relative to `folder`; nil otherwise (then
+    /// they are stat'ed one by one as they come). Which file is listed, in which order, with which
+    /// problem, is as when they are stat'ed one by one.
+    private func statted(_ names: [String], in folder: Int32, directory: String,
+                         separator: String) -> (results: [stat], errors: [Int32])? {
+        let threads = min(statThreads, names.count / max(1, threadedStatsFrom / 2))
+        guard threads > 1, folder >= 0, names.count >= threadedStatsFrom,
+              names.allSatisfy({ Self.fitsPathMax(directory, separator, $0) })
+        else { return nil }
+        var results = Array(repeating: stat(), count: names.count)
+        var errors = [Int32](repeating: 0, count: names.count)
+        results.withUnsafeMutableBufferPointer { results in
+            errors.withUnsafeMutableBufferPointer { errors in
+                // Each thread writes its own share of the two buffers only.
+                nonisolated(unsafe) let results = results, errors = errors
+                DispatchQueue.concurrentPerform(iterations: threads) { t in
+                    let share = names.count * t / threads..<names.count * (t + 1) / threads
+                    for i in share where fstatat(folder, names[i], &results[i], 0) != 0 {
+                        errors[i] = errno
+                    }
+                }
+            }
+        }
+        return (results, errors)
     }
 
     /// Stats the unstated files of `batch` (``Found/Item/unstated(start:end:name:folder:)``),
@@ -1131,33 +1184,36 @@ public struct LibraryWalker: Sendable {
                 // Each thread changes its own share of the items only, and reads the bytes.
                 nonisolated(unsafe) let items = items, bytes = bytes
                 @Sendable func statShare(_ share: Range<Int>) {
-                    var open: (folder: Int32, descriptor: Int32) = (-1, -1)
+                    // The folder of the files being stat'ed: its place in the batch, its path and
+                    // separator, and a descriptor of it (-1: none could be had).
+                    var open: (folder: Int32, path: String, separator: String, descriptor: Int32) = (-1, "", "", -1)
                     defer { if open.descriptor >= 0 { close(open.descriptor) } }
                     for i in share {
                         guard case .unstated(let start, let end, let name, let folder) = items[i] else { continue }
-                        let (path, separator) = folders[Int(folder)]
                         if folder != open.folder {
                             if open.descriptor >= 0 { close(open.descriptor) }
-                            open = (folder, Self.openFolder(path))
+                            let (path, separator) = folders[Int(folder)]
+                            open = (folder, path, separator, Self.openFolder(path))
                         }
                         let nameBytes = UnsafeBufferPointer(rebasing: bytes[Int(name)..<Int(end)])
                         var st = stat()
-                        let fits = path.utf8.count + separator.utf8.count + nameBytes.count < Int(PATH_MAX)
-                        let done: Int32 = if open.descriptor >= 0, fits {
+                        let done: Int32 = if open.descriptor >= 0,
+                                             open.path.utf8.count + open.separator.utf8.count + nameBytes.count < Int(PATH_MAX) {
                             // The name's bytes end with a NUL in the batch.
                             bytes.baseAddress!.advanced(by: Int(name)).withMemoryRebound(to: CChar.self, capacity: nameBytes.count + 1) {
                                 fstatat(open.descriptor, $0, &st, 0)
                             }
                         } else {
-                            stat(path + separator + String(decoding: nameBytes, as: UTF8.self), &st)
+                            stat(open.path + open.separator + String(decoding: nameBytes, as: UTF8.self), &st)
                         }
-                        if done != 0 {
+                        let error = done == 0 ? 0 : errno
+                        if error != 0 {
                             let shown = String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), as: UTF8.self)
-                            items[i] = .problem(Problem(path: shown, message: "cannot read: \(Self.errnoText(errno))"))
+                            items[i] = .problem(Problem(path: shown, message: "cannot read: \(Self.errnoText(error))"))
                         } else if st.st_mode & S_IFMT == S_IFREG {
                             items[i] = .file(start: start, end: end, stat: FileStat(st), given: false)
                         } else {
-                            items[i] = .none
+                            items[i] = .skipped
                         }
                     }
                 }
@@ -1168,7 +1224,6 @@ public struct LibraryWalker: Sendable {
                 }
             }
         }
-        batch.unstated = 0
     }
 
     /// A descriptor of the folder at `path` for `fstatat`, or -1.

@@ -55,11 +55,6 @@ extension LibraryWalker {
         /// True when runs wait in a temporary file (for the tests).
         var spillsRuns: Bool { records.spills }
 
-        /// Records the file `st` describes as the listing's entry `index`.
-        mutating func record(_ st: stat, index: Int) {
-            record(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), index: index)
-        }
-
         /// Records the file `device` and `inode` name as the listing's entry `index`.
         mutating func record(device: UInt64, inode: UInt64, index: Int) {
             let number: UInt64

@@ -74,9 +74,15 @@ struct LibraryWalkerTests {
         let (expected, expectedProblems) = one.files(in: [root.path], keepingStats: true)
         #expect(expected.count == 97 + 2)
         // Handed over in one batch, then in batches of 20 and of 7 (a folder's files across
-        // batches, the last stat'ed on one thread), and of one; one thread with them too.
+        // batches, the last stat'ed on one thread), and of one; one thread with them too. And
+        // as on a file system that gives no entry types: every entry stat'ed by the walk, on
+        // threads a window at a time (the last window, of one, one by one).
+        var untyped = threaded
+        untyped.ignoresEntryTypes = true
+        var untypedWindows = untyped
+        untypedWindows.statWindow = 20
         for batch in [4_096, 20, 7, 1] {
-            for walker in [threaded, one] {
+            for walker in [threaded, one, untyped, untypedWindows] {
                 var walker = walker
                 walker.statBatch = batch
                 let (entries, problems) = walker.files(in: [root.path], keepingStats: true)
@@ -102,14 +108,20 @@ struct LibraryWalkerTests {
         for level in 0..<70 { deep.appendPathComponent("d\(level)") }
         try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
         try Data([1, 2, 3]).write(to: deep.appendingPathComponent("deep.JPG"))
+        // A link that deep is stat'ed by its full path (no folder is held past 64 levels); its
+        // file, met later in the walk, is listed under the link's name.
+        try Data([5, 5]).write(to: root.appendingPathComponent("target.JPG"))
+        try FileManager.default.createSymbolicLink(atPath: deep.appendingPathComponent("link.JPG").path,
+                                                   withDestinationPath: root.appendingPathComponent("target.JPG").path)
+        // A folder whose path is 50 to 200 bytes short of the limit.
         var long = root.appendingPathComponent("long")
-        while long.path.utf8.count < Int(PATH_MAX) - 300 { long.appendPathComponent(String(repeating: "L", count: 200)) }
+        while long.path.utf8.count < Int(PATH_MAX) - 200 { long.appendPathComponent(String(repeating: "L", count: 150)) }
         try FileManager.default.createDirectory(at: long, withIntermediateDirectories: true)
         try Data([4]).write(to: long.appendingPathComponent("short.JPG"))
         // A name that takes the full path past PATH_MAX: made relative to its folder.
         let folder = open(long.path, O_RDONLY | O_DIRECTORY)
         #expect(folder >= 0)
-        let tooLong = String(repeating: "n", count: 250) + ".JPG"
+        let tooLong = String(repeating: "n", count: Int(PATH_MAX) - long.path.utf8.count) + ".JPG"
         let made = openat(folder, tooLong, O_CREAT | O_WRONLY, 0o644)
         #expect(made >= 0)
         close(made)
@@ -120,9 +132,11 @@ struct LibraryWalkerTests {
         let (entries, problems) = walker.files(in: [root.path], keepingStats: true)
         let shown = Set(entries.map(\.displayPath))
         let deepShown = String(deep.path.dropFirst(root.path.count + 1)) + "/deep.JPG"
+        let linkShown = String(deep.path.dropFirst(root.path.count + 1)) + "/link.JPG"
         let shortShown = String(long.path.dropFirst(root.path.count + 1)) + "/short.JPG"
-        #expect(shown == [deepShown, shortShown])
+        #expect(shown == [deepShown, linkShown, shortShown])
         #expect(entries.first { $0.displayPath == deepShown }?.stat?.size == 3)
+        #expect(entries.first { $0.displayPath == linkShown }?.stat?.size == 2)
         #expect(entries.first { $0.displayPath == shortShown }?.stat?.size == 1)
         #expect(problems.count == 1)
         #expect(problems.first?.path.hasSuffix("/" + tooLong) == true)
@@ -558,12 +572,7 @@ struct LibraryWalkerTests {
         for (run, directory) in [(1, NSTemporaryDirectory()), (7, NSTemporaryDirectory()), (1_000, NSTemporaryDirectory()),
                                  (5_000, NSTemporaryDirectory()), (10, "/no/such/folder")] {
             var files = LibraryWalker.SeenFiles(spillingAbove: 100, in: directory, runSize: run)
-            for (i, r) in records.enumerated() {
-                var st = stat()
-                st.st_dev = numericCast(r.device)
-                st.st_ino = numericCast(r.inode)
-                files.record(st, index: i)
-            }
+            for (i, r) in records.enumerated() { files.record(device: r.device, inode: r.inode, index: i) }
             #expect(files.spillsRuns == (run < 3_000 && directory != "/no/such/folder"), "run \(run)")
             var found: [Int] = []
             files.duplicates { found.append($0) }

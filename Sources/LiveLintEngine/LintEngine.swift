@@ -57,13 +57,13 @@ public struct LintEngine: Sendable {
     }
 
     private let active: [Active]
-    /// The enabled rules of each scope, cast once: a scan runs the file rules on every file as it
+    /// The enabled rules of each scope, sorted out once (``Rule/asFileRule``): a scan runs the file rules on every file as it
     /// is read, the pair rules on every pair, the scan rules once.
     private let fileRules: Scope<any FileRule>
     private let pairRules: Scope<any PairRule>
     private let scanRules: Scope<any ScanRule>
 
-    /// The enabled rules of one scope, cast, beside their entries (two lists, so asking a rule
+    /// The enabled rules of one scope, as that scope's rules, beside their entries (two lists, so asking a rule
     /// copies the rule alone, not its id and documentation with it).
     private struct Scope<R: Sendable>: Sendable {
         let rules: [R]
@@ -571,14 +571,11 @@ public struct LintEngine: Sendable {
     public func repairs(for pair: LivePair) -> [Repair] {
         var findings: [Finding] = []
         for rule in active {
-            switch rule.rule {
-            case let r as any FileRule:
+            if let r = rule.rule.asFileRule {
                 if let still = pair.still { findings += rule.findings(r.check(file: still)) }
                 if let movie = pair.movie { findings += rule.findings(r.check(file: movie)) }
-            case let r as any PairRule:
+            } else if let r = rule.rule.asPairRule {
                 findings += rule.findings(r.check(pair: pair))
-            default:
-                continue
             }
         }
         return Self.repairs(from: findings)

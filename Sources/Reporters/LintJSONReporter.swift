@@ -16,7 +16,7 @@ public enum LintJSONReporter {
     }
 
     /// The bytes ``render(_:toolVersion:)`` returns, handed to `sink` in pieces of about
-    /// `chunkSize` bytes (a threaded share's, below, whole), in order, so that a library-sized report is never held whole: each
+    /// `chunkSize` bytes (a threaded share's cut after a line: ``JSONBytes/texts(upTo:)``), in order, so that a library-sized report is never held whole: each
     /// file, pair and finding is written at once (issue 4, flat memory), a finding through its
     /// small JSON value, a file or pair straight into the text (``writeFile(_:into:)``). The keys
     /// are written in the writer's order (sorted by UTF-8 bytes).
@@ -78,7 +78,8 @@ public enum LintJSONReporter {
                         slot = piece
                     }
                 }
-                // Each piece (a few hundred KiB) handed on as it is, after what came before it.
+                // Each piece (a few hundred KiB) handed on after what came before it, as texts of
+                // at most about `chunkSize` bytes.
                 for t in 0..<threads {
                     written.withSlot(t) { slot in
                         guard let piece = slot, !piece.bytes.isEmpty else { return }

@@ -137,7 +137,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         #expect((rule.asScanRule != nil) == (rule is any ScanRule), "\(id): scan")
         #expect([rule.asFileRule != nil, rule.asPairRule != nil, rule.asScanRule != nil].filter { $0 }.count == 1, "\(id): one scope")
     }
-    // A rule of each scope, declared here: the answer comes with the scope, not from the rule.
+    // A rule declared here answers as its scope: the answer comes with the scope, not from the rule.
     struct Pairs: PairRule {
         static let description = RuleDescription(identifier: "test-pairs", name: "Test pairs", summary: "", rationale: "",
                                                  defaultSeverity: .info, triggeringExamples: [], nonTriggeringExamples: [])

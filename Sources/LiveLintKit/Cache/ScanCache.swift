@@ -112,7 +112,8 @@ final class ScanCache: @unchecked Sendable {
     private var warned = false
     /// The run's one warning, made under the lock and handed to `warn` outside it by the scan's
     /// task alone (its progress display is that task's): by ``handOverWarning()``, which a store,
-    /// ``finish()`` and the opening call each call, and the scan after each file's lookup.
+    /// ``finish()`` and the opening call (when it is the scan's task, else the scan after it)
+    /// each call, and the scan after each file's lookup.
     /// ``lookup(key:displayPath:stamp:keepingBytes:droppingTracks:facts:appendingTo:)`` never
     /// does: it may run on the lookahead's thread (``CacheLookahead``).
     private var heldWarning: String?

@@ -281,13 +281,12 @@ public struct LibraryScan: Sendable {
         // The cache is opened beside the walk (SQLite's checks take a millisecond or so of the
         // core the walk leaves), and what the opening noted is shown after the walk, as before;
         // after the walk when it is in a scanned folder, whose listing its files would change.
+        let openCache = { @Sendable [engine, options] (directory: String) in
+            ScanCache(directory: directory, metadataKeys: engine.metadataKeys, roots: options.paths.filter(Self.isFolder),
+                      includeHidden: options.includeHidden, handingOver: false, warn: { _ in })
+        }
         let opening: Task<ScanCache, Never>? = switch options.cache {
-        case .directory(let directory) where !Self.is(directory, inside: options.paths):
-            Task { [engine, options] in
-                ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
-                          roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
-                          handingOver: false, warn: { _ in })
-            }
+        case .directory(let directory) where !Self.is(directory, inside: options.paths): Task { openCache(directory) }
         case .off, .directory: nil
         }
         // With the cache on, the walk's stat of each file is its cache stamp: one `stat` a file.
@@ -300,14 +299,7 @@ public struct LibraryScan: Sendable {
         let shard = options.shard
         let cache: ScanCache? = switch options.cache {
         case .off: nil
-        case .directory(let directory):
-            if let opening {
-                await opening.value
-            } else {
-                ScanCache(directory: directory, metadataKeys: engine.metadataKeys,
-                          roots: options.paths.filter(Self.isFolder), includeHidden: options.includeHidden,
-                          handingOver: false, warn: { _ in })
-            }
+        case .directory(let directory): if let opening { await opening.value } else { openCache(directory) }
         }
         cache?.handOverWarning(to: { progress?(.warning($0)) })
         // The listing goes to the read, which frees it as it goes.

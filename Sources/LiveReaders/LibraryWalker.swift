@@ -915,39 +915,38 @@ public struct LibraryWalker: Sendable {
                 filling.folders.append((path, separator))
                 folderInBatch = (folder, index)
             }
-            let start = filling.bytes.count
-            var display = display, name = name
-            if !display.isEmpty {
-                display.withUTF8 { filling.bytes.append(contentsOf: $0) }
-                filling.bytes.append(0x2F)
-            }
-            let nameStart = filling.bytes.count
-            name.withUTF8 { filling.bytes.append(contentsOf: $0) }
-            let end = filling.bytes.count
+            let (start, nameStart, end) = appendPath(folder: display, name: name)
+            // A NUL after the name, for `fstatat`.
             filling.bytes.append(0)
             filling.unstated += 1
-            add(.unstated(start: Int32(start), end: Int32(end), name: Int32(nameStart), folder: index))
+            add(.unstated(start: start, end: end, name: nameStart, folder: index))
         }
 
         /// The walk's side: a file the walk stat'ed (a link), whose display path is `folder` +
         /// `/` + `name` (`name` alone when `folder` is empty).
         func file(folder: String, name: String, stat: FileStat) {
+            let (start, _, end) = appendPath(folder: folder, name: name)
+            add(.file(start: start, end: end, stat: stat, given: false))
+        }
+
+        /// The walk's side: the file at `path`, given by name.
+        func given(path: String, stat: FileStat) {
+            let (start, _, end) = appendPath(folder: "", name: path)
+            add(.file(start: start, end: end, stat: stat, given: true))
+        }
+
+        /// `folder` + `/` + `name` (`name` alone when `folder` is empty) appended to the batch's
+        /// bytes: where the path starts, where its name starts, where it ends.
+        private func appendPath(folder: String, name: String) -> (start: Int32, name: Int32, end: Int32) {
             let start = filling.bytes.count
             var folder = folder, name = name
             if !folder.isEmpty {
                 folder.withUTF8 { filling.bytes.append(contentsOf: $0) }
                 filling.bytes.append(0x2F)
             }
+            let nameStart = filling.bytes.count
             name.withUTF8 { filling.bytes.append(contentsOf: $0) }
-            add(.file(start: Int32(start), end: Int32(filling.bytes.count), stat: stat, given: false))
-        }
-
-        /// The walk's side: the file at `path`, given by name.
-        func given(path: String, stat: FileStat) {
-            let start = filling.bytes.count
-            var path = path
-            path.withUTF8 { filling.bytes.append(contentsOf: $0) }
-            add(.file(start: Int32(start), end: Int32(filling.bytes.count), stat: stat, given: true))
+            return (Int32(start), Int32(nameStart), Int32(filling.bytes.count))
         }
 
         /// The walk's side: hands the batch on (waiting while ``ahead`` wait) and takes an empty one.
@@ -1146,18 +1145,15 @@ public struct LibraryWalker: Sendable {
     /// problem, is as when they are stat'ed one by one.
     private func statted(_ names: [String], in folder: Int32, directory: String,
                          separator: String) -> (results: [stat], errors: [Int32])? {
-        let threads = min(statThreads, names.count / max(1, threadedStatsFrom / 2))
-        guard threads > 1, folder >= 0, names.count >= threadedStatsFrom,
-              names.allSatisfy({ Self.fitsPathMax(directory, separator, $0) })
-        else { return nil }
+        let threads = statThreads(for: names.count)
+        guard threads > 1, folder >= 0, names.allSatisfy({ Self.fitsPathMax(directory, separator, $0) }) else { return nil }
         var results = Array(repeating: stat(), count: names.count)
         var errors = [Int32](repeating: 0, count: names.count)
         results.withUnsafeMutableBufferPointer { results in
             errors.withUnsafeMutableBufferPointer { errors in
                 // Each thread writes its own share of the two buffers only.
                 nonisolated(unsafe) let results = results, errors = errors
-                DispatchQueue.concurrentPerform(iterations: threads) { t in
-                    let share = names.count * t / threads..<names.count * (t + 1) / threads
+                Self.inShares(of: names.count, threads: threads) { share in
                     for i in share where fstatat(folder, names[i], &results[i], 0) != 0 {
                         errors[i] = errno
                     }
@@ -1177,7 +1173,7 @@ public struct LibraryWalker: Sendable {
     private func statFiles(in batch: Found.Batch) {
         guard batch.unstated > 0 else { return }
         let count = batch.items.count
-        let threads = batch.unstated >= threadedStatsFrom ? min(statThreads, batch.unstated / max(1, threadedStatsFrom / 2)) : 1
+        let threads = statThreads(for: batch.unstated)
         let folders = batch.folders
         batch.bytes.withUnsafeBufferPointer { bytes in
             batch.items.withUnsafeMutableBufferPointer { items in
@@ -1197,8 +1193,7 @@ public struct LibraryWalker: Sendable {
                         }
                         let nameBytes = UnsafeBufferPointer(rebasing: bytes[Int(name)..<Int(end)])
                         var st = stat()
-                        let done: Int32 = if open.descriptor >= 0,
-                                             open.path.utf8.count + open.separator.utf8.count + nameBytes.count < Int(PATH_MAX) {
+                        let done: Int32 = if open.descriptor >= 0, Self.fitsPathMax(open.path, open.separator, nameLength: nameBytes.count) {
                             // The name's bytes end with a NUL in the batch.
                             bytes.baseAddress!.advanced(by: Int(name)).withMemoryRebound(to: CChar.self, capacity: nameBytes.count + 1) {
                                 fstatat(open.descriptor, $0, &st, 0)
@@ -1217,13 +1212,21 @@ public struct LibraryWalker: Sendable {
                         }
                     }
                 }
-                if threads > 1 {
-                    DispatchQueue.concurrentPerform(iterations: threads) { t in statShare(count * t / threads..<count * (t + 1) / threads) }
-                } else {
-                    statShare(0..<count)
-                }
+                Self.inShares(of: count, threads: threads, statShare)
             }
         }
+    }
+
+    /// Threads that stat `count` files at once: ``statThreads``, fewer where each would have
+    /// less than half of ``threadedStatsFrom``, one for fewer than that.
+    private func statThreads(for count: Int) -> Int {
+        count >= threadedStatsFrom ? max(1, min(statThreads, count / max(1, threadedStatsFrom / 2))) : 1
+    }
+
+    /// `body` on `threads` contiguous shares of `0..<count` at once (one: on this thread).
+    private static func inShares(of count: Int, threads: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        guard threads > 1 else { return body(0..<count) }
+        DispatchQueue.concurrentPerform(iterations: threads) { t in body(count * t / threads..<count * (t + 1) / threads) }
     }
 
     /// A descriptor of the folder at `path` for `fstatat`, or -1.
@@ -1235,7 +1238,12 @@ public struct LibraryWalker: Sendable {
     /// file stat'ed relative to its folder. A full path too long fails as it always did, through
     /// `stat` on it (a listing problem).
     private static func fitsPathMax(_ directory: String, _ separator: String, _ name: String) -> Bool {
-        directory.utf8.count + separator.utf8.count + name.utf8.count < Int(PATH_MAX)
+        fitsPathMax(directory, separator, nameLength: name.utf8.count)
+    }
+
+    /// The same, for a name of `nameLength` bytes.
+    private static func fitsPathMax(_ directory: String, _ separator: String, nameLength: Int) -> Bool {
+        directory.utf8.count + separator.utf8.count + nameLength < Int(PATH_MAX)
     }
 
     /// The entry's name, read in place. glibc hands out variable-length records (`d_reclen`), so

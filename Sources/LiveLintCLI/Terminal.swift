@@ -10,10 +10,7 @@ enum Terminal {
     static var stderrIsTTY: Bool { isTTY(STDERR_FILENO) }
 
     static func out(_ text: String) {
-        // Its UTF-8 written where it lies: made into `Data` first, a report's every piece was
-        // copied once more (issue 13).
-        var text = text
-        guard !text.withUTF8({ TemporaryFile.write(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }) else { return }
+        guard !write(text, to: STDOUT_FILENO) else { return }
         // Output that cannot be written (a full disk, an I/O error) ends the run, with the reason
         // and exit code 2 (`FileHandle` crashed): a report with a gap must not pass for whole. A
         // closed pipe ends it as before, by SIGPIPE.
@@ -23,7 +20,14 @@ enum Terminal {
     }
 
     static func err(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        _ = write(text, to: STDERR_FILENO)
+    }
+
+    /// `text`'s UTF-8 written where it lies to `fd` (made into `Data` first, a report's every
+    /// piece was copied once more: issue 13); false when it could not all be.
+    private static func write(_ text: String, to fd: Int32) -> Bool {
+        var text = text
+        return text.withUTF8 { TemporaryFile.write(fd, UnsafeRawBufferPointer($0)) }
     }
 
     /// Colour is used on a terminal unless NO_COLOR is set (https://no-color.org).

@@ -36,24 +36,15 @@ public struct BucketKey: Hashable, Sendable {
         var count: UInt64 = 0
         for file in keys {
             guard file.key != 0 else { return nil }
-            high = mix(high ^ file.key, by: 0x9E37_79B9_7F4A_7C15)
+            high = mix(high ^ file.key, by: Mix.golden)
             low = mix(low &+ file.key, by: 0xC2B2_AE3D_27D4_EB4F)
             count += 1
         }
-        return BucketKey(high: mix(high ^ count, by: 0x9E37_79B9_7F4A_7C15), low: mix(low &+ count, by: 0xC2B2_AE3D_27D4_EB4F))
+        return BucketKey(high: mix(high ^ count, by: Mix.golden), low: mix(low &+ count, by: 0xC2B2_AE3D_27D4_EB4F))
     }
 
     @inline(__always) private static func mix(_ x: UInt64, by multiplier: UInt64) -> UInt64 {
-        spread(x &* multiplier)
-    }
-
-    /// The bits of `x` spread over all 64 (the finish of SplitMix64's mixer, as
-    /// ``PartitionBuilder`` hashes a UUID).
-    @inline(__always) static func spread(_ x: UInt64) -> UInt64 {
-        var x = x
-        x ^= x >> 29
-        x &*= 0xBF58_476D_1CE4_E5B9
-        return x ^ (x >> 32)
+        Mix.spread(x &* multiplier)
     }
 }
 
@@ -69,17 +60,13 @@ public struct BucketKey: Hashable, Sendable {
 public protocol BucketOutcomes: AnyObject, Sendable {
     /// What the keys start from: the engine's configuration and the build.
     var seed: UInt64 { get }
-    /// A bucket with more findings than this keeps no outcome (``BucketOutcome/findingsLimit``
-    /// by default): its findings go to disk as they are found, and would otherwise be held.
+    /// A bucket with more findings than this keeps no outcome (``BucketOutcome/findingsLimit``,
+    /// less in the tests): its findings go to disk as they are found, and would otherwise be held.
     var findingsLimit: Int { get }
     /// The outcome kept under `key` (as ``keep(_:under:)`` was given it), if any.
     func outcome(under key: BucketKey) -> [UInt8]?
     /// Keeps `outcome` under `key`.
     func keep(_ outcome: [UInt8], under key: BucketKey)
-}
-
-extension BucketOutcomes {
-    public var findingsLimit: Int { BucketOutcome.findingsLimit }
 }
 
 /// A bucket's outcome as ``BucketOutcomes`` keeps it: its pairs by their halves' places among the
@@ -119,7 +106,7 @@ public struct BucketOutcome {
     }
 
     /// How many of its pairs are complete (both halves: ``PairList/isComplete(_:)``).
-    var complete: Int { spans.reduce(0) { $0 + ($1.still >= 0 && $1.movie >= 0 ? 1 : 0) } }
+    var complete: Int { spans.reduce(0) { $0 + ($1.isComplete ? 1 : 0) } }
 
     func encoded(files: Int) -> [UInt8] {
         var w = RecordWriter()
@@ -179,13 +166,13 @@ public struct BucketOutcome {
             else { return nil }
             self.extras.append((Int(pair), entry))
         }
-        guard let counted = r.count(), counted <= bytes.count else { return nil }
+        guard let counted = r.count() else { return nil }
         for _ in 0..<counted {
             guard let id = r.string(), let code = r.byte(), Int(code) < ConsumerOutcome.allCases.count, let n = r.count(),
                   verdicts[id]?[ConsumerOutcome.allCases[Int(code)]] == nil else { return nil }
             verdicts[id, default: [:]][ConsumerOutcome.allCases[Int(code)]] = n
         }
-        guard let count = r.count(), count <= bytes.count else { return nil }
+        guard let count = r.count() else { return nil }
         findings.reserveCapacity(count)
         for _ in 0..<count {
             guard let slice = r.slice(), let finding = Finding(decoding: slice) else { return nil }

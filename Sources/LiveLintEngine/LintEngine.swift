@@ -273,6 +273,7 @@ public struct LintEngine: Sendable {
         let findings = fileFindings ?? allFileFindings(store, spillingIn: directory, runSize: runSize)
         let keepsExtras = !consumers.isEmpty || media
         let keyed = ties.keys.flatMap { keys in bucketOutcomes.map { (keys: keys, kept: $0) } }
+        let findingsLimit = keyed?.kept.findingsLimit ?? 0
         // The buckets' files in order: each file's bucket beside its index, sorted (on disk in
         // `directory`, the bucket list let go once they are in).
         let byBucket = SortedRuns<UInt64>(spillingIn: directory, prefix: "livelint-buckets", runSize: runSize)
@@ -327,7 +328,6 @@ public struct LintEngine: Sendable {
             findings.append(contentsOf: prepared.scanFindings)
             var outcome = key != nil && prepared.members.isEmpty ? BucketOutcome() : nil
             // An outcome past the limits is let go as soon as it is (not held to the bucket's end).
-            let findingsLimit = keyed?.kept.findingsLimit ?? 0
             func fits() { if outcome?.fits(findings: findingsLimit) == false { outcome = nil } }
             outcome?.findings = prepared.scanFindings
             fits()
@@ -360,7 +360,8 @@ public struct LintEngine: Sendable {
                 outcome?.spans.append(span)
                 fits()
             }
-            if let key, let outcome, let (_, kept) = keyed { kept.keep(outcome.encoded(files: indices.count), under: key) }
+            // A key is made only where the outcomes are kept (``key(of:)``).
+            if let key, let outcome { bucketOutcomes?.keep(outcome.encoded(files: indices.count), under: key) }
         }
         /// The key of the bucket of `indices`, when its outcome may be kept.
         /// The keys' pages it touched let go (mapped, 16 bytes a file: all of them stayed resident,
@@ -381,12 +382,16 @@ public struct LintEngine: Sendable {
         // and kept in their order as one at a time. Two buckets are held at once then (three for
         // a moment: the next is started before the one made ready before it is taken).
         var ready: (bucket: Pending<PreparedBucket>, key: BucketKey?)?
+        /// The bucket made ready, if any, checked.
+        func checkReady() {
+            if let ready { check(ready.bucket.value(), key: ready.key) }
+            ready = nil
+        }
         func bucket(_ indices: [Int32]) {
             let key = key(of: indices)
             if let outcome = kept(indices, key: key) {
                 // Taken as it was, after the bucket before it (the order the pairs are kept in).
-                if let waiting = ready { check(waiting.bucket.value(), key: waiting.key) }
-                ready = nil
+                checkReady()
                 findings.append(contentsOf: outcome.findings)
                 var extras = outcome.extras.makeIterator()
                 var extra = extras.next()
@@ -405,7 +410,7 @@ public struct LintEngine: Sendable {
             }
             guard pairWorkers > 1 else { return check(prepare(indices), key: key) }
             let next = Pending { prepare(indices) }
-            if let ready { check(ready.bucket.value(), key: ready.key) }
+            checkReady()
             ready = (next, key)
         }
         var indices: [Int32] = []
@@ -419,8 +424,7 @@ public struct LintEngine: Sendable {
             indices.append(Int32(truncatingIfNeeded: tied))
         }
         if !indices.isEmpty { bucket(indices) }
-        if let last = ready { check(last.bucket.value(), key: last.key) }
-        ready = nil
+        checkReady()
         indices = []
         afterPhase?()
         let pairs = StoredPairs(stored, made: made, extras: madeExtras, archived: archived, scratch: directory)

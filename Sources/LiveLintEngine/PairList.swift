@@ -26,6 +26,9 @@ public struct PairList: RandomAccessCollection, Sendable {
         var still: Int32
         var movie: Int32
         var method: PairingMethod
+
+        /// Both halves: a complete pair.
+        var isComplete: Bool { still >= 0 && movie >= 0 }
     }
 
     init(files: [FileSummary], members: [FileSummary], spans: [Span], archives: [Int32: Archive]) {
@@ -94,7 +97,7 @@ public struct PairList: RandomAccessCollection, Sendable {
     func archive(_ i: Int) -> Archive? { archives.isEmpty ? nil : archives[Int32(i)] }
 
     /// True when pair `i` has both halves (without building the pair).
-    public func isComplete(_ i: Int) -> Bool { spans[i].still >= 0 && spans[i].movie >= 0 }
+    public func isComplete(_ i: Int) -> Bool { spans[i].isComplete }
 
     /// How pair `i` was paired (without building the pair).
     public func method(_ i: Int) -> PairingMethod { spans[i].method }

@@ -156,29 +156,18 @@ public struct PartitionBuilder: @unchecked Sendable {
     /// True when the groups wait in a mapped file (for the tests).
     var mapsGroups: Bool { parent.mapped != nil }
 
-    @inline(__always) private func up(_ i: Int) -> Int32 { parent[i] }
-
-    @inline(__always) private mutating func setUp(_ i: Int, _ value: Int32) {
-        parent[i] = value
-    }
-
     private mutating func root(_ x: Int32) -> Int32 {
         var x = x
-        while up(Int(x)) != x {
-            setUp(Int(x), up(Int(up(Int(x)))))
-            x = up(Int(x))
+        while parent[Int(x)] != x {
+            parent[Int(x)] = parent[Int(parent[Int(x)])]
+            x = parent[Int(x)]
         }
         return x
     }
 
     private mutating func union(_ a: Int32, _ b: Int32) {
         let ra = root(a), rb = root(b)
-        if ra < rb { setUp(Int(rb), ra) } else if rb < ra { setUp(Int(ra), rb) }
-    }
-
-    /// A new file, its own group (held once the map cannot grow: what is mapped is copied out).
-    private mutating func appendFile(_ i: Int32) {
-        parent.append(i)
+        if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
     }
 
     private mutating func tie(_ i: Int32, folder key: String) {
@@ -190,7 +179,7 @@ public struct PartitionBuilder: @unchecked Sendable {
     }
 
     private mutating func tie(_ i: Int32, uuid high: UInt64, _ low: UInt64) {
-        uuids.append(TiedUUID(hash: BucketKey.spread((high &* 0x9E37_79B9_7F4A_7C15) ^ low), index: i))
+        uuids.append(TiedUUID(hash: Mix.spread(Mix.combine(high, low)), index: i))
     }
 
     /// An identifier as ``Partition`` ties it: a UUID of either case by its bits, text as it is
@@ -212,7 +201,8 @@ public struct PartitionBuilder: @unchecked Sendable {
     /// builder keeps them (``FileKey/unknown`` when it has none).
     public mutating func add(_ file: FileSummary, key: FileKey = .unknown) {
         let i = Int32(count)
-        appendFile(i)
+        // Its own group (held once the map cannot grow: what is mapped is copied out).
+        parent.append(i)
         keys?.append(key)
         let held = file.splitsAsHeld
         if held, previousHeld, PathFolder.sameText(file.folder, previousFolder) {

@@ -34,12 +34,12 @@ enum CacheLookup {
     /// are kept (a spilling scan) and cut of their tracks (a run that draws no timeline), and
     /// whether each file's bucket key is made (``FileKey``).
     struct Asking: Sendable {
-        var cache: ScanCache?
-        var sidecars: SidecarIndex
-        var rulesSignature: UInt64?
-        var keepingBytes: Bool
-        var droppingTracks: Bool
-        var keyingFiles = false
+        let cache: ScanCache?
+        let sidecars: SidecarIndex
+        let rulesSignature: UInt64?
+        let keepingBytes: Bool
+        let droppingTracks: Bool
+        let keyingFiles: Bool
     }
 
     /// `entry`'s answer (file `index` of the scan), what it points into put in `batch`'s bytes.
@@ -48,14 +48,15 @@ enum CacheLookup {
     static func answer(_ entry: LibraryWalker.Entry, index: Int, asking: Asking, into batch: Batch) -> Answer {
         // Its Takeout sidecar's name, matched once (most libraries have none).
         let sidecar = asking.sidecars.matching(entry)
+        // The display path hashed once, for the facts' signature and the bucket key (whose mark,
+        // where a bucket may end, is the path's alone: made when the cache stopped working too).
+        let pathHash = asking.rulesSignature != nil || asking.keyingFiles ? CachedFacts.pathHash(entry.displayPath) : nil
         guard let cache = asking.cache, cache.isUsable else {
             return .miss(LibraryReader.Job(index: index, entry: entry, key: nil, stamp: nil, signature: nil, sidecar: sidecar,
-                                           pathHash: nil))
+                                           pathHash: asking.keyingFiles ? pathHash : nil))
         }
         let key = cache.key(for: entry.path)
         let stamp = entry.stat ?? FileStamp(path: entry.path)
-        // The display path hashed once, for the facts' signature and the bucket key.
-        let pathHash = asking.rulesSignature != nil || asking.keyingFiles ? CachedFacts.pathHash(entry.displayPath) : nil
         // Facts serve a file no Takeout sidecar may describe (sidecars are read fresh).
         let signature = sidecar == nil ? asking.rulesSignature.flatMap { rules in pathHash.map { CachedFacts.signature(rules: rules, pathHash: $0) } } : nil
         let job = { LibraryReader.Job(index: index, entry: entry, key: key, stamp: stamp, signature: signature, sidecar: sidecar,

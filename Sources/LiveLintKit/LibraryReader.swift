@@ -42,7 +42,7 @@ enum LibraryReader {
         var facts: CachedFacts?
         /// What the file brings to its bucket's key: its record's checksum as the cache keeps it and
         /// its display path (``FileKey/of(pathHash:checksum:sidecar:)``), made where the checksum is
-        /// known (the cache's lookup, the read), not on the task that delivers every file.
+        /// known: the cache's lookup, the read, or the delivery of a record decoded for want of facts.
         var key = FileKey.unknown
 
         /// False for a file of another shard.
@@ -197,9 +197,8 @@ enum LibraryReader {
             } else {
                 summary = read.file.map { FileSummary($0, slot: records.append($0, encoded: read.encoded), folders: &folders) }
             }
-            let key = read.key
             if index == nextIndex {
-                if let summary { keep(summary, key: key) }
+                if let summary { keep(summary, key: read.key) }
                 found.append(contentsOf: read.findings)
                 nextIndex += 1
                 while let next = waiting.removeValue(forKey: nextIndex) {
@@ -212,7 +211,7 @@ enum LibraryReader {
                     namesHeld = summaries.count
                 }
             } else {
-                waiting[index] = (summary, key, read.findings)
+                waiting[index] = (summary, read.key, read.findings)
                 mostWaiting = max(mostWaiting, waiting.count)
             }
             onRead(read)
@@ -462,7 +461,7 @@ extension FileKey {
         guard let pathHash else { return .unknown }
         let mark = UInt32(truncatingIfNeeded: pathHash >> 32)
         guard let checksum, !sidecar else { return FileKey(key: 0, mark: mark) }
-        let key = (UInt64(bitPattern: checksum) &* 0x9E37_79B9_7F4A_7C15) ^ pathHash
+        let key = Mix.combine(UInt64(bitPattern: checksum), pathHash)
         return FileKey(key: key == 0 ? 1 : key, mark: mark)
     }
 }

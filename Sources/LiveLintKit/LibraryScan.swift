@@ -283,7 +283,7 @@ public struct LibraryScan: Sendable {
         // after the walk when it is in a scanned folder, whose listing its files would change.
         let openCache = { @Sendable [engine, options] (directory: String) in
             ScanCache(directory: directory, metadataKeys: engine.metadataKeys, roots: options.paths.filter(Self.isFolder),
-                      includeHidden: options.includeHidden, handingOver: false, warn: { _ in })
+                      includeHidden: options.includeHidden)
         }
         let opening: Task<ScanCache, Never>? = switch options.cache {
         case .directory(let directory) where !Self.is(directory, inside: options.paths): Task { openCache(directory) }
@@ -305,9 +305,9 @@ public struct LibraryScan: Sendable {
         // The listing goes to the read, which frees it as it goes.
         let sidecars = SidecarIndex(entries)
         let spill = entries.count + problems.count > options.spillAbove
-        // A spilling scan with a cache keeps its buckets' outcomes there (``OutcomeCache``) when
+        // A spilling scan with a working cache keeps its buckets' outcomes there (``OutcomeCache``) when
         // the build is known: its summaries are stored, with their files' keys.
-        let keepsOutcomes = cache != nil && spill && options.partition != nil && CachedFacts.buildIdentity != nil
+        let keepsOutcomes = cache?.isUsable == true && spill && options.partition != nil && CachedFacts.buildIdentity != nil
         let storeSummaries = options.partition != nil
             && (options.diskAbove.map { entries.count + problems.count > $0 } == true || keepsOutcomes)
         var library = await LibraryReader.read(

@@ -165,7 +165,7 @@ import Testing
         var otherBuild = facts
         otherBuild.signature = CachedFacts.signature(
             rules: try #require(CachedFacts.rulesSignature(try LintEngine(rules: builtinRules), build: "another build")),
-            displayPath: "broken/identifier-not-uuid/IMG_0109.JPG")
+            pathHash: CachedFacts.pathHash("broken/identifier-not-uuid/IMG_0109.JPG"))
         try Self.setFacts(otherBuild, of: key, in: cache)
         #expect(try await Self.lint(library, cache: .directory(cache), spillAbove: 0).report == plain.report)
         #expect(try Self.facts(of: key, in: cache)?.signature == facts.signature)

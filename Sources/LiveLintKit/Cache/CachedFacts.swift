@@ -12,7 +12,7 @@ import LiveModel
 /// the file rules found on it (``LintEngine/fileFindings(_:)``), and where the movie's tracks lie
 /// in its record (a run that draws no timeline cuts them, ``RecordCodec/cut(_:tracks:)``). The
 /// findings hold for one display path and one set of file rules (their severities and options,
-/// ``LintEngine/fileRulesSignature``): ``signature(rules:displayPath:)`` of both is stored with
+/// ``LintEngine/fileRulesSignature``): ``signature(rules:pathHash:)`` of both is stored with
 /// them, with the running build's identity (``buildIdentity``: a rule's code or wording may change
 /// while livelint's version does not), and facts of another signature are not used (the file is
 /// decoded and checked, and the facts kept anew). They also hold the checksum of the record they
@@ -98,21 +98,16 @@ struct CachedFacts: Sendable {
         return nil
     }
 
-    /// What ``signature(rules:displayPath:)`` starts from for `engine`: its file rules
+    /// What ``signature(rules:pathHash:)`` starts from for `engine`: its file rules
     /// (``LintEngine/fileRulesSignature``) under `build` (this one); nil when it is unknown.
     static func rulesSignature(_ engine: LintEngine, build: String? = buildIdentity) -> UInt64? {
         build.map { Shard.fnv1a($0 + "\n" + engine.fileRulesSignature) }
     }
 
     /// The signature facts are stored under: `rules` (``rulesSignature(_:)``) and the display
-    /// path, which findings quote (``pathHash(_:)``).
-    static func signature(rules: UInt64, displayPath: String) -> UInt64 {
-        signature(rules: rules, pathHash: pathHash(displayPath))
-    }
-
-    /// ``signature(rules:displayPath:)`` of the display path whose ``pathHash(_:)`` is `pathHash`.
+    /// path, which findings quote, by its ``pathHash(_:)``.
     static func signature(rules: UInt64, pathHash: UInt64) -> UInt64 {
-        (rules &* 0x9E37_79B9_7F4A_7C15) ^ pathHash
+        Mix.combine(rules, pathHash)
     }
 
     /// ``RecordCodec/hash(_:)`` of a display path's bytes (which counts their length): what the
@@ -146,9 +141,8 @@ struct CachedFacts: Sendable {
             w.string(f.documentation)
         }
         var bytes = w.bytes
-        Self.put(signature, at: 8, in: &bytes)
-        let sum = bytes[8...].withUnsafeBytes { UInt64(bitPattern: ScanCache.checksum($0)) }
-        Self.put(sum, at: 0, in: &bytes)
+        withUnsafeBytes(of: signature.littleEndian) { bytes.replaceSubrange(8..<16, with: $0) }
+        ScanCache.seal(&bytes)
         return bytes
     }
 
@@ -156,11 +150,10 @@ struct CachedFacts: Sendable {
     /// they were made from the record of checksum `record`; nil otherwise. `names` shares the
     /// strings findings repeat (rule ids, documentation).
     static func decode(_ bytes: UnsafeRawBufferPointer, signature: UInt64, record: Int64, names: RecordCodec.Names) -> CachedFacts? {
-        guard bytes.count >= 16, load(bytes, at: 8) == signature,
-              load(bytes, at: 0) == UInt64(bitPattern: ScanCache.checksum(UnsafeRawBufferPointer(rebasing: bytes[8...])))
-        else { return nil }
+        guard let sealed = ScanCache.unsealed(bytes), sealed.count >= 8,
+              UInt64(littleEndian: sealed.loadUnaligned(as: UInt64.self)) == signature else { return nil }
         // After the checksum and the signature.
-        var r = RecordCodec.Reader(bytes: UnsafeRawBufferPointer(rebasing: bytes[16...]), names: names)
+        var r = RecordCodec.Reader(bytes: UnsafeRawBufferPointer(rebasing: sealed[8...]), names: names)
         guard r.int64() == record,
               let kind = r.slice().flatMap(RecordCodec.kinds.value),
               let format = r.slice().flatMap(RecordCodec.formats.value),
@@ -183,14 +176,6 @@ struct CachedFacts: Sendable {
         else { return nil }
         return CachedFacts(signature: signature, recordChecksum: record, kind: kind, format: format, identifier: identifier,
                            hasMotionVideo: hasMotionVideo, error: error, tracks: tracks, findings: findings)
-    }
-
-    private static func put(_ value: UInt64, at offset: Int, in bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<(offset + 8), with: $0) }
-    }
-
-    private static func load(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt64 {
-        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 }
 

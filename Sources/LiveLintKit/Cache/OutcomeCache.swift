@@ -175,18 +175,16 @@ final class OutcomeCache: BucketOutcomes, @unchecked Sendable {
         withUnsafeBytes(of: (key.high.bigEndian, key.low.bigEndian)) { Array($0) }
     }
 
-    /// `outcome` behind its checksum (8 bytes, little-endian).
+    /// `outcome` behind its checksum (``ScanCache/seal(_:)``).
     static func framed(_ outcome: [UInt8]) -> [UInt8] {
-        let sum = outcome.withUnsafeBytes { ScanCache.checksum($0) }
-        return withUnsafeBytes(of: sum.littleEndian) { Array($0) } + outcome
+        var row = [UInt8](repeating: 0, count: 8) + outcome
+        ScanCache.seal(&row)
+        return row
     }
 
     /// The outcome `row` frames (``framed(_:)``), when its checksum matches.
     static func unframed(_ row: UnsafeRawBufferPointer) -> [UInt8]? {
-        guard row.count >= 8 else { return nil }
-        let sum = Int64(littleEndian: row.loadUnaligned(as: Int64.self))
-        let outcome = UnsafeRawBufferPointer(rebasing: row[8...])
-        return ScanCache.checksum(outcome) == sum ? Array(outcome) : nil
+        ScanCache.unsealed(row).map { Array($0) }
     }
 
     private func fail(_ error: any Error) {

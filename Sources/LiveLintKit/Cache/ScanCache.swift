@@ -111,9 +111,9 @@ final class ScanCache: @unchecked Sendable {
     private var warn: (String) -> Void
     private var warned = false
     /// The run's one warning, made under the lock and handed to `warn` outside it by the scan's
-    /// task alone (its progress display is that task's): by ``handOverWarning()``, which a store,
-    /// ``finish()`` and the opening call (when it is the scan's task, else the scan after it)
-    /// each call, and the scan after each file's lookup.
+    /// task alone (its progress display is that task's): by ``handOverWarning()``, which a store
+    /// and ``finish()`` call, and the scan after the opening (``handOverWarning(to:)``: the cache
+    /// may be opened on another thread, beside the walk) and after each file's lookup.
     /// ``lookup(key:displayPath:stamp:keepingBytes:droppingTracks:facts:appendingTo:)`` never
     /// does: it may run on the lookahead's thread (``CacheLookahead``).
     private var heldWarning: String?
@@ -139,10 +139,10 @@ final class ScanCache: @unchecked Sendable {
 
     /// Opens the cache in `directory` for an engine that keeps `metadataKeys`; `warn` is called at
     /// most once, with a line for the user, when the cache cannot be used (then every lookup misses).
-    /// With `handingOver` false (a cache opened on a thread other than the scan's, beside its
-    /// walk), what the opening notes waits for the scan's task to call ``handOverWarning(to:)``.
+    /// What the opening notes waits for the first store, ``finish()`` or ``handOverWarning(to:)``
+    /// (which gives `warn` too: a cache opened beside the walk, on another thread than the scan's).
     init(directory: String, metadataKeys: Set<String>, roots: [String] = [], includeHidden: Bool = false,
-         handingOver: Bool = true, warn: @escaping (String) -> Void) {
+         warn: @escaping (String) -> Void = { _ in }) {
         path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
         keySignature = Int64(bitPattern: Shard.fnv1a(metadataKeys.sorted().joined(separator: "\n")))
         names = RecordCodec.Names(metadataKeys)
@@ -157,12 +157,7 @@ final class ScanCache: @unchecked Sendable {
                 : (cwd.hasSuffix("/") ? cwd : cwd + "/") + relative
         }
         self.includeHidden = includeHidden
-        // Opened before anyone else holds it: what opening notes is handed over here (when this
-        // is the scan's task).
-        defer {
-            usable.store(cursor != nil, ordering: .releasing)
-            if handingOver { handOverWarning() }
-        }
+        defer { usable.store(cursor != nil, ordering: .releasing) }
         if let problem = Self.makeDirectories(directory) {
             disable("cannot create the cache folder \(directory) (\(problem)): running without it")
             return
@@ -317,7 +312,7 @@ final class ScanCache: @unchecked Sendable {
     /// With `keepingBytes`, the record's bytes as stored come too (a spilling scan keeps them as
     /// they are instead of encoding the file again), without the movie's tracks when
     /// `droppingTracks` (a run that draws no timeline, ``RecordCodec/cut(_:tracks:)``). With `facts`, the
-    /// signature of the facts wanted (``CachedFacts/signature(rules:displayPath:)``), a hit whose
+    /// signature of the facts wanted (``CachedFacts/signature(rules:pathHash:)``), a hit whose
     /// row keeps facts of that signature gives them, its record's bytes appended to `buffer` (as
     /// kept, cut when `droppingTracks`), without decoding the file. Facts are given only with
     /// `keepingBytes`. A warning it makes waits for ``handOverWarning()``.
@@ -619,6 +614,20 @@ final class ScanCache: @unchecked Sendable {
     /// scan of 50,000 pairs went to it, issue 13.)
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> Int64 {
         Int64(bitPattern: RecordCodec.hash(bytes))
+    }
+
+    /// Puts in `bytes`' first 8 (kept free for it) the ``checksum(_:)`` of the rest, little-endian:
+    /// how a row's facts and a bucket's outcome are kept (``unsealed(_:)``).
+    static func seal(_ bytes: inout [UInt8]) {
+        let sum = bytes[8...].withUnsafeBytes { checksum($0) }
+        withUnsafeBytes(of: sum.littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+    }
+
+    /// What `row` holds after its checksum (``seal(_:)``), when the checksum matches.
+    static func unsealed(_ row: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard row.count >= 8 else { return nil }
+        let rest = UnsafeRawBufferPointer(rebasing: row[8...])
+        return checksum(rest) == Int64(littleEndian: row.loadUnaligned(as: Int64.self)) ? rest : nil
     }
 
     /// Removes the database and its WAL and shared-memory files.
